@@ -1,0 +1,50 @@
+// createApp(): the HTTP application (Fastify + Apollo at /graphql + health + REST facade), without listening,
+// so tests run it in-process and src/index.ts starts it.
+import fastifyApollo from "@as-integrations/fastify";
+import Fastify, { type FastifyInstance } from "fastify";
+import { createAuthenticator } from "./auth/authenticator";
+import type { Config } from "./config";
+import type { Database } from "./db/database";
+import { createApolloServer } from "./graphql/apollo";
+import { createLoaders, type Context } from "./graphql/context";
+import { registerHealthRoutes } from "./health.routes";
+import { OneLineRequestLog } from "./request-log";
+import type { Logger } from "./logger";
+import { createServices } from "./services";
+
+export const BODY_LIMIT_BYTES = 1024 * 1024;
+
+export interface AppOptions {
+  config: Pick<Config, "auth" | "statusWorkflow" | "production">;
+  logger: Logger;
+  db: Database;
+}
+
+export async function createApp({ config, logger, db }: AppOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    loggerInstance: logger,
+    logController: new OneLineRequestLog(),
+    bodyLimit: BODY_LIMIT_BYTES,
+    requestIdHeader: "x-request-id",
+  }) as unknown as FastifyInstance;
+
+  const services = createServices(db, config.statusWorkflow);
+  const authenticator = createAuthenticator(config.auth);
+
+  const apollo = createApolloServer({ logger, production: config.production });
+  await apollo.start();
+  app.addHook("onClose", async () => {
+    await apollo.stop();
+  });
+  await app.register(fastifyApollo(apollo), {
+    context: async (request): Promise<Context> => ({
+      caller: await authenticator.authenticate(request.headers),
+      services,
+      loaders: createLoaders(services),
+      logger: request.log,
+    }),
+  });
+
+  registerHealthRoutes(app, db);
+  return app;
+}

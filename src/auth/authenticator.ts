@@ -1,0 +1,96 @@
+// Authentication of a request from its headers, in the two modes of the contract:
+//   jwt    — Authorization: Bearer <token> (HS256 secret or JWKS), exp required, issuer/audience when configured;
+//            the X-User-Role header, when sent, must be one of the token's roles.
+//   header — development only: X-User-Role is trusted as sent, X-User-Id optionally names the caller.
+import type { IncomingHttpHeaders } from "node:http";
+import { createRemoteJWKSet, decodeProtectedHeader, errors as joseErrors, jwtVerify, type JWTPayload } from "jose";
+import type { AuthConfig } from "../config";
+import type { Caller } from "./caller";
+import { parseRole, ROLES, type Role } from "./roles";
+
+export interface Authenticator {
+  mode: AuthConfig["mode"];
+  authenticate(headers: IncomingHttpHeaders): Promise<Caller>;
+}
+
+const ROLE_LIST = ROLES.join(", ");
+
+function header(headers: IncomingHttpHeaders, name: string): string | undefined {
+  const value = headers[name];
+  return Array.isArray(value) ? value.join(", ") : value;
+}
+
+/** Reads X-User-Role: undefined when absent, a Role, or an error reason for an unknown value. */
+function roleHeader(headers: IncomingHttpHeaders): { role?: Role; error?: string } {
+  const raw = header(headers, "x-user-role");
+  if (raw === undefined || raw.trim() === "") return {};
+  const role = parseRole(raw);
+  return role ? { role } : { error: `X-User-Role "${raw.slice(0, 40)}" is not a role; use one of ${ROLE_LIST}` };
+}
+
+export function createAuthenticator(config: AuthConfig): Authenticator {
+  if (config.mode === "header") {
+    return {
+      mode: "header",
+      async authenticate(headers) {
+        const { role, error } = roleHeader(headers);
+        if (error) return { authenticated: false, reason: error };
+        if (!role) return { authenticated: false, reason: `X-User-Role header is required (${ROLE_LIST})` };
+        const id = header(headers, "x-user-id")?.trim();
+        return { authenticated: true, role, id: id ? id.slice(0, 200) : undefined };
+      },
+    };
+  }
+
+  const secret = config.secret ? new TextEncoder().encode(config.secret) : undefined;
+  const jwks = config.jwksUrl ? createRemoteJWKSet(new URL(config.jwksUrl)) : undefined;
+  const options = {
+    issuer: config.issuer,
+    audience: config.audience,
+    requiredClaims: ["exp", "sub"],
+  };
+
+  async function verify(token: string): Promise<JWTPayload> {
+    const { alg } = decodeProtectedHeader(token);
+    if (alg === "HS256" && secret) {
+      return (await jwtVerify(token, secret, { ...options, algorithms: ["HS256"] })).payload;
+    }
+    if (jwks && (alg === "RS256" || alg === "ES256")) {
+      return (await jwtVerify(token, jwks, { ...options, algorithms: ["RS256", "ES256"] })).payload;
+    }
+    throw new joseErrors.JOSEAlgNotAllowed(`alg ${String(alg)} is not accepted`);
+  }
+
+  return {
+    mode: "jwt",
+    async authenticate(headers) {
+      const authorization = header(headers, "authorization");
+      const match = authorization ? /^Bearer\s+(\S+)\s*$/i.exec(authorization) : null;
+      if (!match) return { authenticated: false, reason: "Authorization: Bearer <token> header is required" };
+      let payload: JWTPayload;
+      try {
+        payload = await verify(match[1]);
+      } catch (err) {
+        return { authenticated: false, reason: describeTokenError(err) };
+      }
+      const roles = payload.roles;
+      if (typeof payload.sub !== "string" || !Array.isArray(roles) || roles.some((r) => typeof r !== "string")) {
+        return { authenticated: false, reason: "token must carry sub (a string) and roles (an array of role names)" };
+      }
+      const { role, error } = roleHeader(headers);
+      if (error) return { authenticated: false, reason: error };
+      if (role && !roles.map((r: string) => r.toLowerCase()).includes(role)) {
+        return { authenticated: false, reason: `X-User-Role ${role} is not among the token's roles` };
+      }
+      return { authenticated: true, role, id: payload.sub };
+    },
+  };
+}
+
+function describeTokenError(err: unknown): string {
+  if (err instanceof joseErrors.JWTExpired) return "token has expired";
+  if (err instanceof joseErrors.JWTClaimValidationFailed) return `token claim ${err.claim} is invalid or missing`;
+  if (err instanceof joseErrors.JOSEAlgNotAllowed) return "token algorithm is not accepted";
+  if (err instanceof joseErrors.JWSSignatureVerificationFailed) return "token signature is invalid";
+  return "token is malformed or cannot be verified";
+}

@@ -1,0 +1,3 @@
+// Projects: what other components and the transports may use.
+export { ProjectService, type ProjectRecord, type ProjectFilter, type CreateProjectValues } from "./project.service";
+export { parseStatusWorkflow, type StatusWorkflow } from "./status-workflow";

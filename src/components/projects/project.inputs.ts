@@ -1,0 +1,76 @@
+// GraphQL inputs of the project operations. Shapes only: values are checked by ProjectService.
+import { ArgsType, Field, InputType, Int } from "type-graphql";
+import { PageArgs } from "../../graphql/envelope.types";
+
+@InputType()
+export class CreateProjectInput {
+  @Field()
+  project_name!: string;
+
+  @Field()
+  project_desc!: string;
+
+  @Field(() => Int)
+  company_id!: number;
+
+  @Field()
+  project_status!: string;
+
+  @Field(() => String, { nullable: true })
+  project_url?: string | null;
+
+  @Field({ description: "YYYY-MM-DD" })
+  start_date!: string;
+
+  @Field({ description: "YYYY-MM-DD, not before start_date" })
+  end_date!: string;
+}
+
+@InputType()
+export class AssignTeacherInput {
+  @Field(() => Int)
+  new_teacher_id!: number;
+}
+
+@InputType()
+export class UpdateProjectStatusInput {
+  @Field()
+  project_status!: string;
+}
+
+@InputType({ description: "Every field given narrows the list" })
+export class ProjectFilterInput {
+  @Field(() => Int, { nullable: true })
+  company_id?: number | null;
+
+  @Field(() => String, { nullable: true })
+  project_status?: string | null;
+
+  @Field(() => Int, { nullable: true })
+  teacher_id?: number | null;
+}
+
+// Argument sets as classes so the SDL lists arguments in the contract's order (projectId, then input).
+@ArgsType()
+export class AssignTeacherArgs {
+  @Field(() => Int)
+  projectId!: number;
+
+  @Field(() => AssignTeacherInput)
+  input!: AssignTeacherInput;
+}
+
+@ArgsType()
+export class UpdateProjectStatusArgs {
+  @Field(() => Int)
+  projectId!: number;
+
+  @Field(() => UpdateProjectStatusInput)
+  input!: UpdateProjectStatusInput;
+}
+
+@ArgsType()
+export class ProjectListArgs extends PageArgs {
+  @Field(() => ProjectFilterInput, { nullable: true, description: "Every field given narrows the list" })
+  filter?: ProjectFilterInput | null;
+}

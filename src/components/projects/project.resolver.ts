@@ -1,0 +1,61 @@
+// GraphQL entry points of projects: decode, call one service function, return. Mutation results are wrapped in
+// the ProjectPayload envelope by graphql/mutation-envelope.ts.
+import { Arg, Args, Authorized, Ctx, FieldResolver, Int, Mutation, Query, Resolver, Root } from "type-graphql";
+import { rolesFor } from "../../auth/access-policy";
+import type { Context } from "../../graphql/context";
+import { Teacher } from "../teachers/teacher.type";
+import type { TeacherRecord } from "../teachers";
+import { AssignTeacherArgs, CreateProjectInput, ProjectListArgs, UpdateProjectStatusArgs } from "./project.inputs";
+import type { ProjectRecord } from "./project.service";
+import { Project, ProjectPage, ProjectPayload } from "./project.type";
+
+@Resolver(() => Project)
+export class ProjectResolver {
+  @Authorized(rolesFor("read"))
+  @Query(() => Project, { nullable: true, description: "A project by id; null when none has that id" })
+  project(@Arg("projectId", () => Int) projectId: number, @Ctx() ctx: Context): Promise<ProjectRecord | null> {
+    return ctx.services.projects.get(projectId);
+  }
+
+  @Authorized(rolesFor("read"))
+  @Query(() => ProjectPage, { description: "Projects ordered by project_id, optionally filtered" })
+  projects(@Args() { filter, offset, limit }: ProjectListArgs, @Ctx() ctx: Context) {
+    return ctx.services.projects.list(filter ?? {}, { offset, limit });
+  }
+
+  @Authorized(rolesFor("read"))
+  @Query(() => [String], { description: "Statuses allowed by PROJECT_STATUS_WORKFLOW; empty when any is allowed" })
+  projectStatuses(@Ctx() ctx: Context): string[] {
+    return ctx.services.projects.statuses();
+  }
+
+  @Authorized(rolesFor("createProject"))
+  @Mutation(() => ProjectPayload)
+  createProject(@Arg("input") input: CreateProjectInput, @Ctx() ctx: Context): Promise<ProjectRecord> {
+    return ctx.services.projects.create(input);
+  }
+
+  @Authorized(rolesFor("assignTeacher"))
+  @Mutation(() => ProjectPayload)
+  async assignTeacher(@Args() { projectId, input }: AssignTeacherArgs, @Ctx() ctx: Context): Promise<ProjectRecord> {
+    const project = await ctx.services.projects.assignTeacher(projectId, input);
+    ctx.loaders.projectsByTeacherId.clearAll();
+    return project;
+  }
+
+  @Authorized(rolesFor("updateProjectStatus"))
+  @Mutation(() => ProjectPayload)
+  async updateProjectStatus(
+    @Args() { projectId, input }: UpdateProjectStatusArgs,
+    @Ctx() ctx: Context,
+  ): Promise<ProjectRecord> {
+    const project = await ctx.services.projects.updateStatus(projectId, input);
+    ctx.loaders.projectsByTeacherId.clearAll();
+    return project;
+  }
+
+  @FieldResolver(() => Teacher, { nullable: true, description: "The assigned teacher; null until one is assigned" })
+  teacher(@Root() project: ProjectRecord, @Ctx() ctx: Context): Promise<TeacherRecord | null> | null {
+    return project.teacher_id == null ? null : ctx.loaders.teacherById.load(project.teacher_id);
+  }
+}

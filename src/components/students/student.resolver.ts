@@ -1,0 +1,36 @@
+// GraphQL entry points of students: decode, call one service function, return. Mutation results are wrapped in
+// the StudentPayload envelope by graphql/mutation-envelope.ts.
+import { GraphQLSafeInt } from "graphql-scalars";
+import { Arg, Args, Authorized, Ctx, Mutation, Query, Resolver } from "type-graphql";
+import { rolesFor } from "../../auth/access-policy";
+import type { Context } from "../../graphql/context";
+import { CreateStudentInput, StudentListArgs, UpdateStudentArgs } from "./student.inputs";
+import type { StudentRecord } from "./student.service";
+import { Student, StudentPage, StudentPayload } from "./student.type";
+
+@Resolver(() => Student)
+export class StudentResolver {
+  @Authorized(rolesFor("read"))
+  @Query(() => Student, { nullable: true, description: "A student by id; null when none has that id" })
+  student(@Arg("studentId", () => GraphQLSafeInt) studentId: number, @Ctx() ctx: Context): Promise<StudentRecord | null> {
+    return ctx.services.students.get(studentId);
+  }
+
+  @Authorized(rolesFor("read"))
+  @Query(() => StudentPage, { description: "Students ordered by student_id, optionally filtered by class_code" })
+  students(@Args() { filter, offset, limit }: StudentListArgs, @Ctx() ctx: Context) {
+    return ctx.services.students.list(filter ?? {}, { offset, limit });
+  }
+
+  @Authorized(rolesFor("createStudent"))
+  @Mutation(() => StudentPayload)
+  createStudent(@Arg("input") input: CreateStudentInput, @Ctx() ctx: Context): Promise<StudentRecord> {
+    return ctx.services.students.create(input);
+  }
+
+  @Authorized(rolesFor("updateStudent"))
+  @Mutation(() => StudentPayload)
+  updateStudent(@Args() { studentId, input }: UpdateStudentArgs, @Ctx() ctx: Context): Promise<StudentRecord> {
+    return ctx.services.students.update(studentId, input);
+  }
+}

@@ -1,0 +1,30 @@
+// Persistence of teachers (Mongoose).
+import { Schema, type Connection, type Model } from "mongoose";
+
+export interface TeacherDoc {
+  teacher_id: number;
+  teacher_name: string;
+  created_at: Date;
+  updated_at: Date;
+}
+
+const teacherSchema = new Schema<TeacherDoc>(
+  {
+    teacher_id: { type: Number, required: true },
+    teacher_name: { type: String, required: true },
+  },
+  {
+    collection: "teachers",
+    versionKey: false,
+    timestamps: { createdAt: "created_at", updatedAt: "updated_at" },
+    autoIndex: false,
+  },
+);
+
+teacherSchema.index({ teacher_id: 1 }, { unique: true });
+
+export type TeacherModel = Model<TeacherDoc>;
+
+export function createTeacherModel(connection: Connection): TeacherModel {
+  return connection.model<TeacherDoc>("Teacher", teacherSchema);
+}

@@ -1,0 +1,47 @@
+// GraphQL entry points of teachers: decode, call one service function, return. Mutation results are wrapped in
+// the TeacherPayload envelope by graphql/mutation-envelope.ts.
+import { Arg, Args, Authorized, Ctx, FieldResolver, Int, Mutation, Query, Resolver, Root } from "type-graphql";
+import { rolesFor } from "../../auth/access-policy";
+import type { Context } from "../../graphql/context";
+import { PageArgs } from "../../graphql/envelope.types";
+import { Project } from "../projects/project.type";
+import type { ProjectRecord } from "../projects";
+import { CreateTeacherInput, UpdateTeacherArgs } from "./teacher.inputs";
+import type { TeacherRecord } from "./teacher.service";
+import { Teacher, TeacherPage, TeacherPayload } from "./teacher.type";
+
+@Resolver(() => Teacher)
+export class TeacherResolver {
+  @Authorized(rolesFor("read"))
+  @Query(() => Teacher, { nullable: true, description: "A teacher by id; null when none has that id" })
+  teacher(@Arg("teacherId", () => Int) teacherId: number, @Ctx() ctx: Context): Promise<TeacherRecord | null> {
+    return ctx.services.teachers.get(teacherId);
+  }
+
+  @Authorized(rolesFor("read"))
+  @Query(() => TeacherPage, { description: "Teachers ordered by teacher_id" })
+  teachers(@Args() { offset, limit }: PageArgs, @Ctx() ctx: Context) {
+    return ctx.services.teachers.list({ offset, limit });
+  }
+
+  @Authorized(rolesFor("createTeacher"))
+  @Mutation(() => TeacherPayload)
+  async createTeacher(@Arg("input") input: CreateTeacherInput, @Ctx() ctx: Context): Promise<TeacherRecord> {
+    const teacher = await ctx.services.teachers.create(input);
+    ctx.loaders.teacherById.prime(teacher.teacher_id, teacher);
+    return teacher;
+  }
+
+  @Authorized(rolesFor("updateTeacher"))
+  @Mutation(() => TeacherPayload)
+  async updateTeacher(@Args() { teacherId, input }: UpdateTeacherArgs, @Ctx() ctx: Context): Promise<TeacherRecord> {
+    const teacher = await ctx.services.teachers.update(teacherId, input);
+    ctx.loaders.teacherById.clear(teacher.teacher_id).prime(teacher.teacher_id, teacher);
+    return teacher;
+  }
+
+  @FieldResolver(() => [Project], { description: "Projects this teacher is assigned to, ordered by project_id" })
+  projects(@Root() teacher: TeacherRecord, @Ctx() ctx: Context): Promise<ProjectRecord[]> {
+    return ctx.loaders.projectsByTeacherId.load(teacher.teacher_id);
+  }
+}

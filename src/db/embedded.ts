@@ -1,0 +1,71 @@
+// Chooses and starts the embedded MongoDB-compatible server used when MONGODB_URI is unset:
+//   mongod   — a real MongoDB binary through mongodb-memory-server;
+//   ferretdb — FerretDB 1.24 on SQLite, built from tools/ferretdb;
+//   auto     — a mongod already on this machine, else FerretDB when Go is installed, else mongod downloaded.
+import fs from "node:fs";
+import path from "node:path";
+import { DryMongoBinary, MongoMemoryServer } from "mongodb-memory-server-core";
+import { findOnPath, hasGo, startFerretDb } from "./ferretdb";
+
+export type Progress = (message: string) => void;
+
+export interface EmbeddedDatabase {
+  uri: string;
+  kind: "mongod" | "ferretdb";
+  /** One phrase for the start-up line, e.g. "embedded FerretDB 1.24 (SQLite in /x/.data/ferretdb)". */
+  description: string;
+  stop(): Promise<void>;
+}
+
+/** A mongod that needs no download: MONGOMS_SYSTEM_BINARY, mongod on PATH, or mongodb-memory-server's cache. */
+export async function findLocalMongod(): Promise<string | undefined> {
+  if (process.env.MONGOMS_SYSTEM_BINARY) return process.env.MONGOMS_SYSTEM_BINARY;
+  const onPath = findOnPath("mongod");
+  if (onPath) return onPath;
+  try {
+    return await DryMongoBinary.locateBinary({ version: process.env.MONGOMS_VERSION ?? "" } as never);
+  } catch {
+    return undefined;
+  }
+}
+
+export async function chooseEmbeddedKind(
+  mode: "auto" | "mongod" | "ferretdb",
+): Promise<{ kind: "mongod" | "ferretdb"; reason: string; mongodBinary?: string }> {
+  if (mode === "ferretdb") return { kind: "ferretdb", reason: "EMBEDDED_DB=ferretdb" };
+  const local = await findLocalMongod();
+  if (mode === "mongod") return { kind: "mongod", reason: "EMBEDDED_DB=mongod", mongodBinary: local };
+  if (local) return { kind: "mongod", reason: `found mongod at ${local}`, mongodBinary: local };
+  if (hasGo()) return { kind: "ferretdb", reason: "no local mongod; Go is installed" };
+  return { kind: "mongod", reason: "no local mongod and no Go; mongodb-memory-server will download mongod" };
+}
+
+export async function startEmbeddedDatabase(options: {
+  mode: "auto" | "mongod" | "ferretdb";
+  dataDir: string;
+  progress: Progress;
+}): Promise<EmbeddedDatabase> {
+  const choice = await chooseEmbeddedKind(options.mode);
+  options.progress(`Embedded database: ${choice.kind} (${choice.reason})`);
+  if (choice.kind === "ferretdb") {
+    return startFerretDb(path.join(options.dataDir, "ferretdb"), options.progress);
+  }
+  return startMongod(path.join(options.dataDir, "mongod"), choice.mongodBinary, options.progress);
+}
+
+async function startMongod(dbPath: string, binary: string | undefined, progress: Progress): Promise<EmbeddedDatabase> {
+  fs.mkdirSync(dbPath, { recursive: true });
+  if (!binary) progress("Downloading mongod through mongodb-memory-server (first run only)");
+  const server = await MongoMemoryServer.create({
+    instance: { ip: "127.0.0.1", dbPath, storageEngine: "wiredTiger" },
+    binary: binary ? { systemBinary: binary } : undefined,
+  });
+  return {
+    uri: server.getUri(),
+    kind: "mongod",
+    description: `embedded mongod (data in ${dbPath})`,
+    stop: async () => {
+      await server.stop({ doCleanup: false });
+    },
+  };
+}

@@ -1,0 +1,56 @@
+// Ids from counters, inserted under unique indexes and retried on collision.
+//
+// `findOneAndUpdate` with upsert and $inc is atomic on MongoDB but not on FerretDB 1.24 (it reads, then writes),
+// so two instances may be handed the same number. The unique index on the id field is what guarantees
+// uniqueness; on a duplicate key we take the next number and try again.
+import type { CounterModel } from "./counter.model";
+
+export const DUPLICATE_KEY = 11000;
+const MAX_ATTEMPTS = 50;
+
+export function isDuplicateKeyError(err: unknown): boolean {
+  const e = err as { code?: number; message?: string } | null;
+  return !!e && (e.code === DUPLICATE_KEY || /E11000|duplicate key/i.test(e.message ?? ""));
+}
+
+export class IdAllocator {
+  constructor(private readonly counters: CounterModel) {}
+
+  /** The next number of a sequence (1, 2, …). */
+  async next(sequence: string): Promise<number> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        const doc = await this.counters
+          .findOneAndUpdate({ _id: sequence }, { $inc: { seq: 1 } }, { upsert: true, returnDocument: "after" })
+          .lean();
+        return doc!.seq;
+      } catch (err) {
+        // Two first-ever upserts may race to insert the counter document itself.
+        if (!isDuplicateKeyError(err) || attempt >= 3) throw err;
+      }
+    }
+  }
+
+  /**
+   * Allocates an id and runs `insert` with it. When `insert` fails on a duplicate key, `explainDuplicate` looks up
+   * whether another unique constraint (a name, an email) is taken and returns the error to throw; when it returns
+   * nothing, the id itself was taken and the insert is retried with the next one.
+   */
+  async insertWithNewId<T>(
+    sequence: string,
+    insert: (id: number) => Promise<T>,
+    explainDuplicate: () => Promise<Error | undefined> = async () => undefined,
+  ): Promise<T> {
+    for (let attempt = 1; ; attempt++) {
+      const id = await this.next(sequence);
+      try {
+        return await insert(id);
+      } catch (err) {
+        if (!isDuplicateKeyError(err)) throw err;
+        const explained = await explainDuplicate();
+        if (explained) throw explained;
+        if (attempt >= MAX_ATTEMPTS) throw err;
+      }
+    }
+  }
+}

@@ -1,0 +1,46 @@
+// Apollo Server over the type-graphql schema: query-cost limits (graphql-armor), error formatting, draining.
+import { ApolloServer, type ApolloServerPlugin } from "@apollo/server";
+import { unwrapResolverError } from "@apollo/server/errors";
+import { ApolloArmor } from "@escape.tech/graphql-armor";
+import { GraphQLError, type GraphQLFormattedError } from "graphql";
+import type { Logger } from "../logger";
+import { DomainError } from "../shared/errors";
+import type { Context } from "./context";
+import { reportError } from "./error-report";
+import { getSchema } from "./schema";
+
+export function createApolloServer(options: { logger: Logger; production: boolean; plugins?: ApolloServerPlugin<Context>[] }) {
+  const armor = new ApolloArmor({
+    maxDepth: { n: 8 },
+    costLimit: { maxCost: 5000 },
+    maxAliases: { n: 15 },
+    // Suggestions help people exploring in Sandbox; hide the schema's shape from guessers in production.
+    blockFieldSuggestion: { enabled: options.production },
+  });
+  const protection = armor.protect();
+  return new ApolloServer<Context>({
+    schema: getSchema(),
+    ...protection,
+    plugins: [...(protection.plugins as ApolloServerPlugin<Context>[]), ...(options.plugins ?? [])],
+    includeStacktraceInErrorResponses: false,
+    // src/index.ts owns the signals: it closes Fastify (which stops Apollo), then the database.
+    stopOnTerminationSignals: false,
+    csrfPrevention: {
+      // Our auth headers are not CORS-safelisted, so a browser must preflight them: they protect like Apollo's own.
+      requestHeaders: ["x-apollo-operation-name", "apollo-require-preflight", "x-user-role", "authorization"],
+    },
+    formatError: (formatted, error) => formatError(formatted, error, options.logger),
+  });
+}
+
+/**
+ * Errors of queries (mutations answer with their payload): domain errors keep their code and message, internal
+ * ones are logged and masked; errors of the document itself (syntax, validation) pass as Apollo formats them.
+ */
+export function formatError(formatted: GraphQLFormattedError, error: unknown, logger: Logger): GraphQLFormattedError {
+  const original = unwrapResolverError(error);
+  const fromResolver = error instanceof GraphQLError && error.path !== undefined;
+  if (!(original instanceof DomainError) && !fromResolver) return formatted;
+  const domain = reportError(original, logger, String(formatted.path?.[0] ?? "query"));
+  return { message: domain.message, locations: formatted.locations, path: formatted.path, extensions: { code: domain.code } };
+}

@@ -1,0 +1,36 @@
+// Offset pagination shared by every list: bounded page sizes and a stable order (by id).
+import { badRequest } from "./errors";
+
+export const PAGE_DEFAULT_LIMIT = 20;
+export const PAGE_MAX_LIMIT = 100;
+export const PAGE_MAX_OFFSET = 1_000_000;
+
+export interface PageRequest {
+  offset?: number | null;
+  limit?: number | null;
+}
+
+export interface Page<T> {
+  items: T[];
+  total: number;
+  offset: number;
+  limit: number;
+  has_more: boolean;
+}
+
+/** Checks a page request; a limit over the maximum is BAD_REQUEST, not silently clamped. */
+export function pageBounds(page: PageRequest | undefined): { offset: number; limit: number } {
+  const offset = page?.offset ?? 0;
+  const limit = page?.limit ?? PAGE_DEFAULT_LIMIT;
+  if (!Number.isInteger(offset) || offset < 0 || offset > PAGE_MAX_OFFSET) {
+    throw badRequest(`offset must be a whole number from 0 to ${PAGE_MAX_OFFSET}`);
+  }
+  if (!Number.isInteger(limit) || limit < 1 || limit > PAGE_MAX_LIMIT) {
+    throw badRequest(`limit must be a whole number from 1 to ${PAGE_MAX_LIMIT}`);
+  }
+  return { offset, limit };
+}
+
+export function toPage<T>(items: T[], total: number, bounds: { offset: number; limit: number }): Page<T> {
+  return { items, total, ...bounds, has_more: bounds.offset + items.length < total };
+}
