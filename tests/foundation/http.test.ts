@@ -1,0 +1,49 @@
+// When the app runs in-process, then /graphql, /healthz and /readyz answer over HTTP as the contract says.
+import { ListTeachersDocument } from "../generated/graphql";
+import { startTestApp, type TestApp } from "../helpers/app";
+
+describe("HTTP endpoints", () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp();
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it("when /graphql is queried with a role, then it answers data from the database", async () => {
+    await t.db.models.Teacher.create({ teacher_id: 1, teacher_name: "Ada" });
+    const res = await t.gql(ListTeachersDocument, {}, { "x-user-role": "student" });
+    expect(res.status).toBe(200);
+    expect(res.errors).toBeUndefined();
+    expect(res.data?.teachers.items).toEqual([{ teacher_id: 1, teacher_name: "Ada" }]);
+  });
+
+  it("when /graphql is queried with GET, then queries work too", async () => {
+    const res = await t.http("GET", `/graphql?query=${encodeURIComponent("{ teachers { total } }")}`, {
+      headers: { "x-user-role": "teacher" },
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.data.teachers.total).toBe(1);
+  });
+
+  it("when /healthz is asked, then it answers 200", async () => {
+    const res = await t.http("GET", "/healthz");
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ status: "ok" });
+  });
+
+  it("when the database answers, then /readyz is 200; when it is closed, then /readyz is 503 and /healthz stays 200", async () => {
+    const own = await startTestApp();
+    try {
+      expect((await own.http("GET", "/readyz")).status).toBe(200);
+      await own.db.connection.close();
+      const res = await own.http("GET", "/readyz");
+      expect(res.status).toBe(503);
+      expect(res.body.status).toBe("unavailable");
+      expect((await own.http("GET", "/healthz")).status).toBe(200);
+    } finally {
+      await own.app.close();
+    }
+  });
+});

@@ -1,0 +1,83 @@
+// Starts the real app in-process on an ephemeral port, on the test file's own database, and talks to it over HTTP.
+import { print } from "graphql";
+import type { TypedDocumentNode } from "@graphql-typed-document-node/core";
+import pino from "pino";
+import type { FastifyInstance } from "fastify";
+import { createApp } from "../../src/app";
+import type { AuthConfig } from "../../src/config";
+import type { StatusWorkflow } from "../../src/components/projects";
+import type { Database } from "../../src/db/database";
+import { dropTestDatabase, openTestDatabase } from "./database";
+
+export type Headers = Record<string, string>;
+
+export interface GraphQLResponse<T> {
+  status: number;
+  data?: T | null;
+  errors?: { message: string; extensions?: { code?: string } }[];
+}
+
+export interface TestApp {
+  app: FastifyInstance;
+  db: Database;
+  url: string;
+  gql<T, V>(document: TypedDocumentNode<T, V>, variables: V, headers?: Headers): Promise<GraphQLResponse<T>>;
+  /** A plain HTTP call to the app (REST routes, health). */
+  http(method: string, path: string, options?: { body?: unknown; rawBody?: string; headers?: Headers }): Promise<{ status: number; body: any }>;
+  close(): Promise<void>;
+}
+
+export interface TestAppOptions {
+  auth?: AuthConfig;
+  statusWorkflow?: StatusWorkflow;
+  /** Reuse another app's database (e.g. one app per auth mode on the same data). */
+  db?: Database;
+}
+
+export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
+  const ownDb = !options.db;
+  const db = options.db ?? (await openTestDatabase());
+  const app = await createApp({
+    config: { auth: options.auth ?? { mode: "header" }, statusWorkflow: options.statusWorkflow, production: false },
+    logger: pino({ level: "silent" }),
+    db,
+  });
+  await app.listen({ port: 0, host: "127.0.0.1" });
+  const address = app.server.address();
+  const url = `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}`;
+
+  const http: TestApp["http"] = async (method, path, { body, rawBody, headers } = {}) => {
+    const hasBody = body !== undefined || rawBody !== undefined;
+    const response = await fetch(url + path, {
+      method,
+      headers: { ...(hasBody ? { "content-type": "application/json" } : {}), ...headers },
+      body: rawBody ?? (body !== undefined ? JSON.stringify(body) : undefined),
+    });
+    const text = await response.text();
+    let parsed: unknown = text;
+    try {
+      parsed = text ? JSON.parse(text) : null;
+    } catch {
+      // not JSON: keep the text
+    }
+    return { status: response.status, body: parsed };
+  };
+
+  return {
+    app,
+    db,
+    url,
+    http,
+    async gql(document, variables, headers = {}) {
+      const { status, body } = await http("POST", "/graphql", {
+        body: { query: print(document), variables },
+        headers,
+      });
+      return { status, data: body?.data, errors: body?.errors };
+    },
+    async close() {
+      await app.close();
+      if (ownDb) await dropTestDatabase(db);
+    },
+  };
+}

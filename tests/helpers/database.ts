@@ -1,0 +1,26 @@
+// A database of the test file's own on the run's server, so files run in parallel without sharing data.
+import crypto from "node:crypto";
+import path from "node:path";
+import { openDatabase, type Database } from "../../src/db/database";
+
+export function testDbName(): string {
+  const testPath = expect.getState().testPath ?? "test";
+  const base = path.basename(testPath).replace(/\.test\.ts$/, "").replace(/[^a-zA-Z0-9_-]/g, "_");
+  return `t_${base.slice(0, 40)}_${crypto.randomBytes(4).toString("hex")}`;
+}
+
+export function testMongoUri(): string {
+  const uri = process.env.TEST_MONGODB_URI;
+  if (!uri) throw new Error("TEST_MONGODB_URI is not set: run the tests through jest (global setup)");
+  return uri;
+}
+
+/** Opens a fresh database for this test file; drop it with dropTestDatabase. */
+export async function openTestDatabase(dbName = testDbName()): Promise<Database> {
+  return openDatabase(testMongoUri(), { dbName });
+}
+
+export async function dropTestDatabase(db: Database): Promise<void> {
+  await db.connection.dropDatabase().catch(() => undefined);
+  await db.close();
+}
