@@ -1,0 +1,83 @@
+// When the environment is read at start, then every contract variable is validated once and a bad value stops the
+// process with one line naming the variable and what it accepts.
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { ConfigError, loadConfig } from "../../src/config";
+
+const REPO = path.resolve(__dirname, "../..");
+
+function configError(env: NodeJS.ProcessEnv): string {
+  try {
+    loadConfig(env);
+  } catch (err) {
+    expect(err).toBeInstanceOf(ConfigError);
+    return (err as Error).message;
+  }
+  throw new Error("expected a ConfigError");
+}
+
+describe("configuration", () => {
+  it("when nothing is set, then the contract's defaults apply", () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({
+      port: 4000,
+      host: "127.0.0.1",
+      mongodbUri: undefined,
+      dataDir: path.join(REPO, ".data"),
+      embeddedDb: "auto",
+      production: false,
+      auth: { mode: "header" },
+      statusWorkflow: undefined,
+      logLevel: "info",
+    });
+  });
+
+  it("when NODE_ENV=production with a JWT secret, then HOST defaults to 0.0.0.0 and auth is jwt", () => {
+    const config = loadConfig({ NODE_ENV: "production", AUTH_JWT_SECRET: "s".repeat(32), AUTH_JWT_ISSUER: "iss" });
+    expect(config.host).toBe("0.0.0.0");
+    expect(config.auth).toEqual({ mode: "jwt", secret: "s".repeat(32), issuer: "iss", audience: undefined, jwksUrl: undefined });
+  });
+
+  it.each([
+    [{ PORT: "abc" }, /^Invalid PORT \("abc"\): accepts a whole number from 0 to 65535$/],
+    [{ PORT: "70000" }, /^Invalid PORT/],
+    [{ MONGODB_URI: "postgres://x" }, /^Invalid MONGODB_URI .*mongodb:\/\//],
+    [{ EMBEDDED_DB: "sqlite" }, /^Invalid EMBEDDED_DB \("sqlite"\): accepts auto, mongod or ferretdb$/],
+    [{ LOG_LEVEL: "loud" }, /^Invalid LOG_LEVEL .*accepts fatal, error, warn, info, debug, trace or silent/],
+    [{ AUTH_JWT_SECRET: "short" }, /^Invalid AUTH_JWT_SECRET .*at least 32 bytes/],
+    [{ AUTH_JWKS_URL: "not a url" }, /^Invalid AUTH_JWKS_URL .*http\(s\) URL/],
+    [{ NODE_ENV: "production" }, /^Invalid AUTH_JWT_SECRET \/ AUTH_JWKS_URL: one of them is required when NODE_ENV=production/],
+    [{ PROJECT_STATUS_WORKFLOW: "/nonexistent/workflow.json" }, /^Invalid PROJECT_STATUS_WORKFLOW .*cannot read the file \(ENOENT\)/],
+  ])("when %j, then start-up fails with one line naming the variable", (env, expected) => {
+    const message = configError(env);
+    expect(message).toMatch(expected);
+    expect(message).not.toContain("\n");
+  });
+
+  it("when PROJECT_STATUS_WORKFLOW names an invalid file, then the line says what is wrong in it", () => {
+    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "wf-")), "wf.json");
+    fs.writeFileSync(file, JSON.stringify({ transitions: { open: ["closed"] } }));
+    expect(configError({ PROJECT_STATUS_WORKFLOW: file })).toMatch(/"open" may change to "closed", which is not a key/);
+    fs.writeFileSync(file, "{ nope");
+    expect(configError({ PROJECT_STATUS_WORKFLOW: file })).toMatch(/not valid JSON/);
+  });
+
+  it("when PROJECT_STATUS_WORKFLOW names a valid file, then its statuses are loaded in order", () => {
+    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "wf-")), "wf.json");
+    fs.writeFileSync(file, JSON.stringify({ initial: ["open"], transitions: { open: ["closed"], closed: [] } }));
+    expect(loadConfig({ PROJECT_STATUS_WORKFLOW: file }).statusWorkflow?.statuses).toEqual(["open", "closed"]);
+  });
+
+  it("when the service is started with a bad variable, then the process exits 1 printing exactly one line", () => {
+    const result = spawnSync(process.execPath, [path.join(REPO, "dist/src/index.js")], {
+      env: { PATH: process.env.PATH, PORT: "not-a-port" },
+      encoding: "utf8",
+      timeout: 20_000,
+    });
+    expect(result.status).toBe(1);
+    expect(result.stderr.trim().split("\n")).toEqual(['Invalid PORT ("not-a-port"): accepts a whole number from 0 to 65535']);
+    expect(result.stdout).toBe("");
+  });
+});

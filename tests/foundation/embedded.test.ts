@@ -1,0 +1,59 @@
+// When the embedded FerretDB runs as a child of the service, then it listens on loopback, and it never outlives
+// its parent: a parent killed without any chance to clean up still leaves no FerretDB behind.
+import { spawn } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import readline from "node:readline";
+import { ferretDbBinaryPath } from "../../src/db/ferretdb";
+
+const REPO = path.resolve(__dirname, "../..");
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function waitFor(condition: () => boolean, ms: number): Promise<boolean> {
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    if (condition()) return true;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return condition();
+}
+
+describe("embedded FerretDB process", () => {
+  it("when the parent process is killed with SIGKILL, then the FerretDB child exits by itself", async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "project-service-orphan-"));
+    // A parent that starts FerretDB the way the service does, prints the child's pid and URI, then waits.
+    const script = `
+      const { startFerretDb } = require(${JSON.stringify(path.join(REPO, "dist/src/db/ferretdb.js"))});
+      startFerretDb(${JSON.stringify(dataDir)}, () => {}).then((db) => {
+        const { execSync } = require("node:child_process");
+        const pid = execSync("pgrep -P " + process.pid).toString().trim().split("\\n")[0];
+        console.log(pid + " " + db.uri);
+        setInterval(() => {}, 1000);
+      });`;
+    const parent = spawn(process.execPath, ["-e", script], { stdio: ["ignore", "pipe", "inherit"] });
+    const line = await new Promise<string>((resolve) => readline.createInterface({ input: parent.stdout! }).once("line", resolve));
+    const [pidText, uri] = line.split(" ");
+    const childPid = Number(pidText);
+    expect(uri).toMatch(/^mongodb:\/\/127\.0\.0\.1:\d+\/$/);
+    expect(alive(childPid)).toBe(true);
+
+    parent.kill("SIGKILL");
+    expect(await waitFor(() => !alive(childPid), 10_000)).toBe(true);
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it("when the binary path is computed, then it lies in a cache outside the clone, keyed by the Go sources", () => {
+    const binary = ferretDbBinaryPath();
+    expect(binary.startsWith(REPO + path.sep)).toBe(false);
+    expect(path.basename(path.dirname(binary))).toMatch(/^ferretdb-[0-9a-f]{16}$/);
+  });
+});
