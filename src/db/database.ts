@@ -31,11 +31,18 @@ export function dbNameFor(uri: string, fallback = DEFAULT_DB_NAME): string {
   return match && match[1] ? decodeURIComponent(match[1]) : fallback;
 }
 
-export async function openDatabase(uri: string, options: { dbName?: string } = {}): Promise<Database> {
+export interface OpenDatabaseOptions {
+  dbName?: string;
+  /** Emit the driver's command monitoring events (commandStarted …) on connection.getClient(); off by default. */
+  monitorCommands?: boolean;
+}
+
+export async function openDatabase(uri: string, options: OpenDatabaseOptions = {}): Promise<Database> {
   const connection = mongoose.createConnection(uri, {
     dbName: options.dbName ?? dbNameFor(uri),
     autoIndex: false,
     serverSelectionTimeoutMS: 10_000,
+    monitorCommands: options.monitorCommands ?? false,
   });
   await connection.asPromise();
   const models: Models = {
