@@ -91,7 +91,9 @@ export class ProjectService {
       (project_id) => this.projects.create({ project_id, ...values }),
       async () =>
         (await this.projects.exists({ company_id: values.company_id, name_key: values.name_key }))
-          ? conflict(`company_id ${values.company_id} already has a project named "${project_name}"`)
+          ? conflict(
+              `project_name "${project_name}" is taken: company_id ${values.company_id} already has a project of that name (ignoring case and surrounding spaces)`,
+            )
           : undefined,
     );
     return toProjectRecord(doc.toObject());
