@@ -9,6 +9,7 @@ import { createApolloServer } from "./graphql/apollo";
 import { createLoaders, type Context } from "./graphql/context";
 import { registerHealthRoutes } from "./health.routes";
 import { OneLineRequestLog } from "./request-log";
+import { restPlugin } from "./rest/rest.plugin";
 import type { Logger } from "./logger";
 import { createServices } from "./services";
 
@@ -45,6 +46,7 @@ export async function createApp({ config, logger, db }: AppOptions): Promise<Fas
     }),
   });
 
+  await app.register(restPlugin, { services, authenticator });
   registerHealthRoutes(app, db);
   return app;
 }

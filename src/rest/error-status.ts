@@ -1,0 +1,82 @@
+// The one mapping between the domain's ErrorCode and HTTP, and the one normalisation of anything thrown on a REST
+// route (domain errors, framework errors such as malformed JSON or an oversized body, bugs) into a status and the
+// error envelope {success: false, message, code}.
+import type { FastifyBaseLogger } from "fastify";
+import { DomainError, ErrorCode, INTERNAL_MESSAGE } from "../shared/errors";
+
+export const HTTP_STATUS: Record<ErrorCode, number> = {
+  [ErrorCode.BAD_REQUEST]: 400,
+  [ErrorCode.UNAUTHORIZED]: 401,
+  [ErrorCode.FORBIDDEN]: 403,
+  [ErrorCode.NOT_FOUND]: 404,
+  [ErrorCode.CONFLICT]: 409,
+  [ErrorCode.INTERNAL_SERVER_ERROR]: 500,
+};
+
+/** What each error status means on these routes; the OpenAPI document uses it as the response description. */
+export const ERROR_STATUS_DESCRIPTIONS: Record<number, string> = {
+  400: "BAD_REQUEST: malformed JSON, an unknown or non-updatable field, a wrong type, or a value the service rejects",
+  401: "UNAUTHORIZED: not authenticated, or no acting role where one is needed",
+  403: "FORBIDDEN: the acting role may not run this operation",
+  404: "NOT_FOUND: the resource (or a resource it refers to) does not exist",
+  409: "CONFLICT: the change collides with the current state",
+  413: "BAD_REQUEST: the request body is larger than the server accepts",
+  415: "BAD_REQUEST: the request body is not application/json",
+  500: "INTERNAL_SERVER_ERROR: an unexpected failure, logged by the server",
+};
+
+export interface ErrorBody {
+  success: false;
+  message: string;
+  code: ErrorCode;
+}
+
+export interface ErrorReply {
+  status: number;
+  body: ErrorBody;
+}
+
+/** The ErrorCode of a client error raised by the framework (it has a status but no code of ours). */
+function codeForClientStatus(status: number): ErrorCode {
+  const known = (Object.keys(HTTP_STATUS) as ErrorCode[]).find((code) => HTTP_STATUS[code] === status);
+  return known ?? ErrorCode.BAD_REQUEST;
+}
+
+/** Fastify's messages for a few client errors say what went wrong but not what to do. */
+const FRAMEWORK_MESSAGES: Record<string, (err: Error) => string> = {
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: (err) => `${err.message}; send the body as application/json`,
+  FST_ERR_CTP_BODY_TOO_LARGE: () => "request body is too large",
+  FST_ERR_CTP_EMPTY_JSON_BODY: () => "request body is empty although content-type is application/json",
+  FST_ERR_CTP_INVALID_JSON_BODY: () => "malformed JSON body: the request body is not valid JSON",
+};
+
+function isClientError(err: unknown): err is Error & { statusCode: number; code?: string } {
+  const status = (err as { statusCode?: unknown } | null)?.statusCode;
+  return err instanceof Error && typeof status === "number" && status >= 400 && status < 500;
+}
+
+/** Normalises anything thrown; internal failures are logged here with their detail and answered generically. */
+export function toErrorReply(err: unknown, log: FastifyBaseLogger): ErrorReply {
+  if (err instanceof DomainError && !err.isInternal) {
+    return { status: HTTP_STATUS[err.code], body: { success: false, message: err.message, code: err.code } };
+  }
+  if (isClientError(err)) {
+    const describe = err.code ? FRAMEWORK_MESSAGES[err.code] : undefined;
+    // A JSON syntax error thrown by the body parser carries status 400 but no Fastify code.
+    const message = describe ? describe(err) : err instanceof SyntaxError ? `malformed JSON body: ${err.message}` : err.message;
+    return { status: err.statusCode, body: { success: false, message, code: codeForClientStatus(err.statusCode) } };
+  }
+  log.error({ err: err instanceof DomainError ? (err.cause ?? err) : err }, "internal error");
+  return {
+    status: HTTP_STATUS[ErrorCode.INTERNAL_SERVER_ERROR],
+    body: { success: false, message: INTERNAL_MESSAGE, code: ErrorCode.INTERNAL_SERVER_ERROR },
+  };
+}
+
+export function notFoundReply(method: string, url: string): ErrorReply {
+  const path = url.split("?")[0].slice(0, 200);
+  return {
+    status: HTTP_STATUS[ErrorCode.NOT_FOUND],
+    body: { success: false, message: `no route ${method} ${path}`, code: ErrorCode.NOT_FOUND },
+  };
+}

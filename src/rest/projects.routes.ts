@@ -1,0 +1,47 @@
+// REST routes of projects: create, assign a teacher, change status.
+import type { CreateProjectValues } from "../components/projects";
+import type { RestRoute } from "./route";
+import { pathId } from "./route";
+import { AssignTeacherInput, CreateProjectInput, idParam, ProjectEnvelope, UpdateProjectStatusInput } from "./schemas";
+
+export const projectRoutes: RestRoute[] = [
+  {
+    method: "POST",
+    url: "/projects",
+    operation: "createProject",
+    summary: "Create a project",
+    tag: "projects",
+    successStatus: 201,
+    body: CreateProjectInput,
+    response: ProjectEnvelope,
+    domainErrors: [409],
+    run: (services, _params, body: CreateProjectValues) => services.projects.create(body),
+  },
+  {
+    method: "PUT",
+    url: "/projects/:projectId/teacher",
+    operation: "assignTeacher",
+    summary: "Assign a teacher to a project",
+    tag: "projects",
+    successStatus: 200,
+    params: idParam("projectId"),
+    body: AssignTeacherInput,
+    response: ProjectEnvelope,
+    domainErrors: [404, 409],
+    run: (services, params, body) => services.projects.assignTeacher(pathId(params.projectId), body),
+  },
+  {
+    method: "PUT",
+    url: "/projects/:projectId/updateStatus",
+    operation: "updateProjectStatus",
+    summary: "Change a project's status",
+    tag: "projects",
+    successStatus: 200,
+    params: idParam("projectId"),
+    body: UpdateProjectStatusInput,
+    response: ProjectEnvelope,
+    // 409 only when the status keeps changing concurrently.
+    domainErrors: [404, 409],
+    run: (services, params, body) => services.projects.updateStatus(pathId(params.projectId), body),
+  },
+];

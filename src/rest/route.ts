@@ -1,0 +1,28 @@
+// What a REST route of the facade declares: its operation in the role table, its schemas, and the one service
+// call it makes. rest.plugin.ts turns these into Fastify routes (authentication, authorisation, envelope) so each
+// routes file stays a list of declarations.
+import type { Operation } from "../auth/access-policy";
+import type { Services } from "../services";
+
+export type MutationOperation = Exclude<Operation, "read">;
+
+export interface RestRoute {
+  method: "POST" | "PUT";
+  /** Fastify syntax (":projectId"). */
+  url: string;
+  operation: MutationOperation;
+  summary: string;
+  tag: string;
+  successStatus: 200 | 201;
+  params?: object;
+  body: object;
+  /** The success envelope's schema. */
+  response: object;
+  /** Error statuses the service may answer besides 400/401/403/500 (e.g. 404, 409). */
+  domainErrors: number[];
+  /** The one service call; params are the validated path strings, body the validated JSON body. */
+  run(services: Services, params: Record<string, string>, body: any): Promise<unknown>;
+}
+
+/** A path id validated by idParam(): digits only, so Number() is exact or, past 2^53, rejected by the service. */
+export const pathId = (value: string): number => Number(value);

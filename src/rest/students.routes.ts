@@ -1,0 +1,20 @@
+// REST routes of students: update name and class (email cannot change: the body schema rejects it).
+import type { RestRoute } from "./route";
+import { pathId } from "./route";
+import { idParam, StudentEnvelope, UpdateStudentInput } from "./schemas";
+
+export const studentRoutes: RestRoute[] = [
+  {
+    method: "PUT",
+    url: "/students/:studentId",
+    operation: "updateStudent",
+    summary: "Update a student's name or class",
+    tag: "students",
+    successStatus: 200,
+    params: idParam("studentId"),
+    body: UpdateStudentInput,
+    response: StudentEnvelope,
+    domainErrors: [404],
+    run: (services, params, body) => services.students.update(pathId(params.studentId), body),
+  },
+];

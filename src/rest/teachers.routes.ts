@@ -1,0 +1,20 @@
+// REST routes of teachers: rename. An unknown teacher is 400, as the original interface lists no 404 here.
+import type { RestRoute } from "./route";
+import { pathId } from "./route";
+import { idParam, TeacherEnvelope, UpdateTeacherInput } from "./schemas";
+
+export const teacherRoutes: RestRoute[] = [
+  {
+    method: "PUT",
+    url: "/teachers/:teacherId",
+    operation: "updateTeacher",
+    summary: "Rename a teacher",
+    tag: "teachers",
+    successStatus: 200,
+    params: idParam("teacherId"),
+    body: UpdateTeacherInput,
+    response: TeacherEnvelope,
+    domainErrors: [],
+    run: (services, params, body) => services.teachers.update(pathId(params.teacherId), body),
+  },
+];
