@@ -40,6 +40,7 @@ describe("createTeacher", () => {
     ["a 200-character name", "g".repeat(200)],
     ["a 1-character name", "G"],
     ["a name with non-Latin letters", "Jürgen Ångström 李雷"],
+    ["a name of 200 characters outside the BMP (400 UTF-16 units)", "🎓".repeat(200)],
   ])("when the teacher has %s, then it is accepted and stored", async (_label, name) => {
     const res = await t.gql(CreateTeacherDocument, { input: { teacher_name: name } }, ADMIN);
 
@@ -52,6 +53,7 @@ describe("createTeacher", () => {
     ["an empty teacher_name", ""],
     ["a teacher_name of spaces only", "   "],
     ["a 201-character teacher_name", "g".repeat(201)],
+    ["a teacher_name of 201 characters outside the BMP", "🎓".repeat(201)],
   ])("when called with %s, then it is BAD_REQUEST naming teacher_name and nothing is stored", async (_label, name) => {
     const before = await counts(t);
 
