@@ -81,7 +81,8 @@ export async function seedDatabase(services: Services, options: SeedOptions = {}
       summary.projects.present++;
       continue;
     }
-    const [initial, ...steps] = statusPath(options.workflow, statuses[i % statuses.length]);
+    // Shifted every ten projects, so that a teacher's projects do not all share one status.
+    const [initial, ...steps] = statusPath(options.workflow, statuses[(i + Math.floor(i / 10)) % statuses.length]);
     const { teacher, ...values } = spec;
     const project = await services.projects.create({ ...values, project_status: initial });
     summary.projects.created++;
