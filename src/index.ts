@@ -35,12 +35,14 @@ async function main(): Promise<void> {
     }
     db = await openDatabase(config.mongodbUri ?? embedded!.uri);
     const app = await createApp({ config, logger, db });
-    await app.listen({ port: config.port, host: config.host });
-    const address = app.server.address();
-    const port = typeof address === "object" && address ? address.port : config.port;
-    const shownHost = config.host === "0.0.0.0" ? "localhost" : config.host;
     const database = embedded ? embedded.description : "MongoDB at MONGODB_URI";
-    logger.info(`Ready: http://${shownHost}:${port}/graphql | database: ${database} | auth: ${config.auth.mode} mode`);
+    // Fastify logs this once it listens: the one start-up line, with the real port when PORT=0.
+    await app.listen({
+      port: config.port,
+      host: config.host,
+      listenTextResolver: (address) =>
+        `Ready: ${address.replace("0.0.0.0", "localhost")}/graphql | database: ${database} | auth: ${config.auth.mode} mode`,
+    });
 
     let stopping = false;
     const shutdown = async (signal: string) => {

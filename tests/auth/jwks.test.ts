@@ -2,12 +2,12 @@
 // signed by any other key, or HS256 tokens, are UNAUTHORIZED.
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { exportJWK, generateKeyPair, SignJWT, type CryptoKey, type KeyLike } from "jose";
+import { exportJWK, generateKeyPair, SignJWT, type KeyLike } from "jose";
 import { ListTeachersDocument } from "../generated/graphql";
 import { startTestApp, type TestApp } from "../helpers/app";
 import { token } from "../helpers/tokens";
 
-type Key = CryptoKey | KeyLike;
+type Key = KeyLike;
 
 describe("jwt mode with a JWKS endpoint", () => {
   let jwks: http.Server;

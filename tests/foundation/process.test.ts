@@ -1,0 +1,101 @@
+// When the service runs as a process, then it prints one start-up line (URL, database, auth mode), and on
+// SIGTERM it drains, closes the database, stops the embedded database and exits 0.
+import { spawn, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
+import http from "node:http";
+import os from "node:os";
+import path from "node:path";
+import readline from "node:readline";
+import { testMongoUri } from "../helpers/database";
+
+const REPO = path.resolve(__dirname, "../..");
+
+interface Started {
+  child: ChildProcess;
+  lines: string[];
+  ready: { msg: string };
+  url: string;
+}
+
+async function startService(env: Record<string, string>): Promise<Started> {
+  const child = spawn(process.execPath, [path.join(REPO, "dist/src/index.js")], {
+    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", PORT: "0", ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  const lines: string[] = [];
+  const ready = await new Promise<{ msg: string }>((resolve, reject) => {
+    readline.createInterface({ input: child.stdout! }).on("line", (line) => {
+      lines.push(line);
+      const entry = JSON.parse(line);
+      if (String(entry.msg).startsWith("Ready:")) resolve(entry);
+    });
+    child.once("exit", (code) => reject(new Error(`service exited with ${code}: ${lines.join("\n")}`)));
+  });
+  const url = /Ready: (\S+)\/graphql/.exec(ready.msg)![1];
+  return { child, lines, ready, url };
+}
+
+function exitCode(child: ChildProcess): Promise<number | null> {
+  return new Promise((resolve) => child.once("exit", (code) => resolve(code)));
+}
+
+describe("service process", () => {
+  it("when started on MONGODB_URI, then one line names URL, database and auth mode; SIGTERM exits 0", async () => {
+    const uri = `${testMongoUri().replace(/\/$/, "")}/t_process_${process.pid}`;
+    const s = await startService({ MONGODB_URI: uri });
+    expect(s.ready.msg).toMatch(/^Ready: http:\/\/127\.0\.0\.1:\d+\/graphql \| database: MongoDB at MONGODB_URI \| auth: header mode$/);
+    expect(s.lines.filter((l) => l.includes("trusted as sent"))).toHaveLength(1);
+
+    const health = await fetch(`${s.url}/readyz`);
+    expect(health.status).toBe(200);
+
+    const exited = exitCode(s.child);
+    s.child.kill("SIGTERM");
+    expect(await exited).toBe(0);
+    expect(s.lines.some((l) => JSON.parse(l).msg === "Stopped")).toBe(true);
+  });
+
+  it("when a request is in flight at SIGTERM, then it still gets its answer before the process exits", async () => {
+    const uri = `${testMongoUri().replace(/\/$/, "")}/t_process_drain_${process.pid}`;
+    const s = await startService({ MONGODB_URI: uri });
+    const exited = exitCode(s.child);
+    // Start the request and send half its body, so it is surely in flight when the signal arrives.
+    const body = JSON.stringify({ query: 'mutation { createTeacher(input: { teacher_name: "Late" }) { success } }' });
+    let answer = "";
+    const request = http.request(`${s.url}/graphql`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "content-length": Buffer.byteLength(body), "x-user-role": "admin" },
+    });
+    const response = new Promise<number>((resolve, reject) => {
+      request.on("response", (res) => {
+        res.on("data", (chunk) => (answer += chunk));
+        res.on("end", () => resolve(res.statusCode ?? 0));
+      });
+      request.on("error", reject);
+    });
+    request.write(body.slice(0, 10));
+    await new Promise((r) => setTimeout(r, 200));
+    s.child.kill("SIGTERM");
+    await new Promise((r) => setTimeout(r, 200));
+    request.end(body.slice(10));
+    expect(await response).toBe(200);
+    expect(JSON.parse(answer).data.createTeacher.success).toBe(true);
+    expect(await exited).toBe(0);
+  });
+
+  it("when started on the embedded FerretDB, then its files go to DATA_DIR and SIGTERM stops FerretDB too", async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "project-service-proc-"));
+    try {
+      const s = await startService({ EMBEDDED_DB: "ferretdb", DATA_DIR: dataDir });
+      expect(s.ready.msg).toContain(`database: embedded FerretDB 1.24 (SQLite in ${path.join(dataDir, "ferretdb")})`);
+      const exited = exitCode(s.child);
+      s.child.kill("SIGTERM");
+      expect(await exited).toBe(0);
+      expect(fs.readdirSync(path.join(dataDir, "ferretdb")).some((f) => f.endsWith(".sqlite"))).toBe(true);
+      const { status } = await fetch(`${s.url}/healthz`).catch(() => ({ status: 0 }));
+      expect(status).toBe(0);
+    } finally {
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});
