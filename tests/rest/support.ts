@@ -61,7 +61,10 @@ export function unique(prefix: string): string {
   return `${prefix}-${process.pid}-${sequence}`;
 }
 
-export function projectBody(overrides: Record<string, unknown> = {}): Record<string, unknown> {
+/** A valid create-project body; overrides may deliberately break it. */
+export type ProjectBody = { project_name: string; project_desc: string; [field: string]: unknown };
+
+export function projectBody(overrides: Record<string, unknown> = {}): ProjectBody {
   return {
     project_name: unique("Project"),
     project_desc: "A project to test with",

@@ -1,0 +1,122 @@
+// GET /openapi.json: a valid OpenAPI 3.1 document (checked by an independent validator) whose paths and methods are
+// exactly the REST routes the app serves, with both auth schemes, the envelope schemas and the error responses.
+import { spawnSync } from "node:child_process";
+import Ajv from "ajv";
+import { startTestApp, type TestApp } from "../helpers/app";
+
+// The validator is an ES module, which this Jest setup cannot load; a child node process runs it instead.
+function validateOpenApi(document: unknown): { valid: boolean; errors?: unknown } {
+  const script = `
+    import { Validator } from "@seriousme/openapi-schema-validator";
+    let input = "";
+    for await (const chunk of process.stdin) input += chunk;
+    const validator = new Validator();
+    const result = await validator.validate(JSON.parse(input));
+    process.stdout.write(JSON.stringify({ ...result, version: validator.version }));
+  `;
+  const run = spawnSync(process.execPath, ["--input-type=module", "-e", script], {
+    input: JSON.stringify(document),
+    cwd: process.cwd(),
+    encoding: "utf8",
+  });
+  if (run.status !== 0) throw new Error(`validator failed to run: ${run.stderr}`);
+  return JSON.parse(run.stdout);
+}
+
+const CONTRACT_ROUTES = [
+  "POST /projects",
+  "PUT /projects/{projectId}/teacher",
+  "PUT /projects/{projectId}/updateStatus",
+  "PUT /students/{studentId}",
+  "PUT /teachers/{teacherId}",
+];
+const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"];
+
+describe("GET /openapi.json", () => {
+  let t: TestApp;
+  let doc: any;
+  beforeAll(async () => {
+    t = await startTestApp();
+    const res = await t.http("GET", "/openapi.json");
+    expect(res.status).toBe(200);
+    doc = res.body;
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it("when validated against the OpenAPI 3.1 schema, then it is valid", () => {
+    expect(doc.openapi).toBe("3.1.0");
+    expect(validateOpenApi(doc)).toEqual({ valid: true, version: "3.1" });
+  });
+
+  it("when the validator gets a broken document, then it reports it (the check above is not vacuous)", () => {
+    const broken = { ...doc, paths: { ...doc.paths, "/projects": { post: { responses: { 201: { content: {} } } } } } };
+    expect(validateOpenApi(broken).valid).toBe(false);
+  });
+
+  it("when its operations are listed, then they are exactly the contract's five REST routes", () => {
+    const operations = Object.entries(doc.paths).flatMap(([path, item]) =>
+      Object.keys(item as object).map((method) => `${method.toUpperCase()} ${path}`),
+    );
+    expect(operations.sort()).toEqual(CONTRACT_ROUTES);
+  });
+
+  it("when each documented path is probed on the app, then the documented methods are routes and no other method is", () => {
+    for (const [path, item] of Object.entries(doc.paths)) {
+      const url = path.replace(/\{(\w+)\}/g, ":$1");
+      for (const method of METHODS) {
+        const documented = Object.prototype.hasOwnProperty.call(item, method.toLowerCase());
+        expect({ method, url, routed: t.app.hasRoute({ method, url }) }).toEqual({ method, url, routed: documented });
+      }
+    }
+  });
+
+  it("when an operation is read, then it declares both auth schemes, the path id, the body and the envelope responses", () => {
+    expect(doc.components.securitySchemes).toEqual({
+      bearerAuth: expect.objectContaining({ type: "http", scheme: "bearer", bearerFormat: "JWT" }),
+      userRole: expect.objectContaining({ type: "apiKey", in: "header", name: "X-User-Role" }),
+    });
+    const assign = doc.paths["/projects/{projectId}/teacher"].put;
+    expect(assign.security).toEqual([{ bearerAuth: [], userRole: [] }, { userRole: [] }]);
+    expect(assign.parameters).toEqual([
+      expect.objectContaining({ name: "projectId", in: "path", required: true, schema: expect.objectContaining({ type: "string", pattern: "^[1-9][0-9]*$" }) }),
+    ]);
+    expect(assign.requestBody.content["application/json"].schema).toEqual({ $ref: "#/components/schemas/AssignTeacherInput" });
+    expect(Object.keys(assign.responses)).toEqual(["200", "400", "401", "403", "404", "409", "413", "415", "500"]);
+    expect(assign.responses["200"].content["application/json"].schema).toEqual({ $ref: "#/components/schemas/ProjectEnvelope" });
+    expect(assign.responses["404"].content["application/json"].schema).toEqual({ $ref: "#/components/schemas/ErrorEnvelope" });
+
+    // From the role table: any authenticated caller may change a status; creation lists no 403.
+    expect(doc.paths["/projects/{projectId}/updateStatus"].put.security).toEqual([{ bearerAuth: [] }, { userRole: [] }]);
+    expect(Object.keys(doc.paths["/projects"].post.responses)).toEqual(["201", "400", "401", "409", "413", "415", "500"]);
+    expect(Object.keys(doc.paths["/teachers/{teacherId}"].put.responses)).toEqual(["200", "400", "401", "403", "413", "415", "500"]);
+  });
+
+  it("when the envelope schemas are read, then success is {success, message, data} and errors are {success, message, code}", () => {
+    const { schemas } = doc.components;
+    expect(schemas.ErrorEnvelope).toMatchObject({
+      required: ["success", "message", "code"],
+      properties: { code: { $ref: "#/components/schemas/ErrorCode" } },
+      additionalProperties: false,
+    });
+    expect(schemas.ErrorCode.enum).toEqual(["BAD_REQUEST", "UNAUTHORIZED", "FORBIDDEN", "NOT_FOUND", "CONFLICT", "INTERNAL_SERVER_ERROR"]);
+    expect(schemas.StudentEnvelope).toMatchObject({
+      required: ["success", "message", "data"],
+      properties: { data: { $ref: "#/components/schemas/Student" } },
+    });
+  });
+
+  it("when a documented body schema checks what the server rejects, then it rejects it too (same schemas)", () => {
+    const ajv = new Ajv({ strict: false });
+    for (const [name, schema] of Object.entries(doc.components.schemas)) ajv.addSchema(schema as object, `#/components/schemas/${name}`);
+    const create = ajv.compile({ $ref: "#/components/schemas/CreateProjectInput" });
+    const valid = { project_name: "A", project_desc: "B", company_id: 3, project_status: "new", start_date: "2025-01-01", end_date: "2025-01-02" };
+    expect(create(valid)).toBe(true);
+    expect(create({ ...valid, company_id: "3" })).toBe(false);
+    expect(create({ ...valid, extra: 1 })).toBe(false);
+    const student = ajv.compile({ $ref: "#/components/schemas/UpdateStudentInput" });
+    expect(student({})).toBe(true);
+    expect(student({ email: "a@b.c" })).toBe(false);
+  });
+});
