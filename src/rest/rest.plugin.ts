@@ -27,8 +27,16 @@ export const REST_ROUTES: readonly RestRoute[] = [...projectRoutes, ...teacherRo
 /** 413 and 415 come from body parsing, so every route with a body can answer them. */
 function errorStatuses(route: RestRoute): number[] {
   const rule = ACCESS_POLICY[route.operation];
-  const forbidden = rule.roles !== "any" && rule.wrongRole === ErrorCode.FORBIDDEN ? [HTTP_STATUS.FORBIDDEN] : [];
-  const statuses = [HTTP_STATUS.BAD_REQUEST, HTTP_STATUS.UNAUTHORIZED, ...forbidden, ...route.domainErrors, 413, 415, 500];
+  const forbidden = rule.roles !== "any" && rule.wrongRole === ErrorCode.FORBIDDEN ? [HTTP_STATUS[ErrorCode.FORBIDDEN]] : [];
+  const statuses = [
+    HTTP_STATUS[ErrorCode.BAD_REQUEST],
+    HTTP_STATUS[ErrorCode.UNAUTHORIZED],
+    ...forbidden,
+    ...route.domainErrors,
+    413,
+    415,
+    HTTP_STATUS[ErrorCode.INTERNAL_SERVER_ERROR],
+  ];
   return [...new Set(statuses)].sort((a, b) => a - b);
 }
 

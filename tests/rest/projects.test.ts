@@ -102,6 +102,14 @@ describe.each(MODES)("POST /projects (%s mode)", (mode) => {
     expect(await apps[mode].db.models.Project.countDocuments({ company_id: 7, name_key: String(body.project_name).toLowerCase() })).toBe(1);
   });
 
+  it("when several identical creations race, then exactly one is 201 and the others are 409", async () => {
+    const body = projectBody();
+    const results = await Promise.all(Array.from({ length: 5 }, () => post(body, "admin")));
+    expect(results.map((r) => r.status).sort()).toEqual([201, 409, 409, 409, 409]);
+    for (const res of results.filter((r) => r.status === 409)) expectError(res, 409, "CONFLICT");
+    expect(await apps[mode].db.models.Project.countDocuments({ project_name: body.project_name })).toBe(1);
+  });
+
   it("when a teacher (a role the operation does not allow) creates, then it is 401 as the interface lists no 403", async () => {
     expectError(await post(projectBody(), "teacher"), 401, "UNAUTHORIZED", /not allowed for role teacher/);
   });
