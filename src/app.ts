@@ -7,6 +7,7 @@ import type { Config } from "./config";
 import type { Database } from "./db/database";
 import { createApolloServer } from "./graphql/apollo";
 import { createLoaders, type Context } from "./graphql/context";
+import { graphqlHttpErrorHandler } from "./graphql/http-errors";
 import { registerHealthRoutes } from "./health.routes";
 import { OneLineRequestLog } from "./request-log";
 import { restPlugin } from "./rest/rest.plugin";
@@ -28,6 +29,8 @@ export async function createApp({ config, logger, db }: AppOptions): Promise<Fas
     bodyLimit: BODY_LIMIT_BYTES,
     requestIdHeader: "x-request-id",
   }) as unknown as FastifyInstance;
+
+  app.setErrorHandler(graphqlHttpErrorHandler);
 
   const services = createServices(db, config.statusWorkflow);
   const authenticator = createAuthenticator(config.auth);

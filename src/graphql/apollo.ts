@@ -9,11 +9,17 @@ import type { Context } from "./context";
 import { reportError } from "./error-report";
 import { getSchema } from "./schema";
 
+/** Tokens one GraphQL document may hold; the largest query in the README has about 100. */
+export const MAX_TOKENS = 2000;
+
 export function createApolloServer(options: { logger: Logger; production: boolean; plugins?: ApolloServerPlugin<Context>[] }) {
   const armor = new ApolloArmor({
     maxDepth: { n: 8 },
     costLimit: { maxCost: 5000 },
     maxAliases: { n: 15 },
+    // Armor's token limit turns every syntax error into a 500 on Apollo (graphql-armor#751); graphql-js's own
+    // parser limit (parseOptions below) answers the same attack with an ordinary 400 parse error.
+    maxTokens: { enabled: false },
     // Suggestions help people exploring in Sandbox; hide the schema's shape from guessers in production.
     blockFieldSuggestion: { enabled: options.production },
   });
@@ -22,6 +28,7 @@ export function createApolloServer(options: { logger: Logger; production: boolea
     schema: getSchema(),
     ...protection,
     plugins: [...(protection.plugins as ApolloServerPlugin<Context>[]), ...(options.plugins ?? [])],
+    parseOptions: { maxTokens: MAX_TOKENS },
     includeStacktraceInErrorResponses: false,
     // src/index.ts owns the signals: it closes Fastify (which stops Apollo), then the database.
     stopOnTerminationSignals: false,

@@ -47,3 +47,56 @@ describe("HTTP endpoints", () => {
     }
   });
 });
+
+describe("HTTP failures before GraphQL runs", () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp();
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it("when /graphql receives malformed JSON, then it answers 400 with a GraphQL error coded BAD_REQUEST", async () => {
+    const res = await t.http("POST", "/graphql", { rawBody: '{"query": "{ teachers { total } }"', headers: { "x-user-role": "admin" } });
+    expect(res.status).toBe(400);
+    expect(res.body.errors[0].extensions.code).toBe("BAD_REQUEST");
+    expect(res.body.errors[0].message).toMatch(/malformed JSON/);
+  });
+
+  it("when /graphql receives a body over 1 MiB, then it answers 413 with a GraphQL error", async () => {
+    const res = await t.http("POST", "/graphql", { rawBody: JSON.stringify({ query: `{ teachers { total } } #${"x".repeat(1024 * 1024)}` }) });
+    expect(res.status).toBe(413);
+    expect(res.body.errors[0].extensions.code).toBe("BAD_REQUEST");
+  });
+
+  it("when a GraphQL document has a syntax error, then it is an ordinary GraphQL error", async () => {
+    const res = await t.http("POST", "/graphql", { body: { query: "{ teachers { total }" }, headers: { "x-user-role": "admin" } });
+    expect(res.status).toBe(400);
+    expect(res.body.errors[0].extensions.code).toBe("GRAPHQL_PARSE_FAILED");
+  });
+});
+
+describe("query limits", () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp();
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it("when a document holds more tokens than allowed, then it is rejected as a parse error (400)", async () => {
+    const query = `{ ${Array.from({ length: 1100 }, () => "teachers { total }").join(" ")} }`;
+    const res = await t.http("POST", "/graphql", { body: { query }, headers: { "x-user-role": "admin" } });
+    expect(res.status).toBe(400);
+    expect(res.body.errors[0].message).toMatch(/more that 2000 tokens/);
+  });
+
+  it("when a query nests deeper than allowed, then it is rejected before it runs", async () => {
+    const query = "{ projects { items { teacher { projects { teacher { projects { teacher { projects { teacher { teacher_id } } } } } } } } } }";
+    const res = await t.http("POST", "/graphql", { body: { query }, headers: { "x-user-role": "admin" } });
+    expect(res.status).toBe(400);
+    expect(res.body.errors[0].message).toMatch(/depth limit/i);
+  });
+});
