@@ -1,0 +1,37 @@
+// The database the configuration names: MONGODB_URI when set, else the embedded one (EMBEDDED_DB, DATA_DIR).
+// Shared by the service (src/index.ts) and the scripts, so `npm run seed` writes where `npm start` reads.
+import type { Config } from "../config";
+import { openDatabase, type Database } from "./database";
+import { startEmbeddedDatabase, type EmbeddedDatabase, type Progress } from "./embedded";
+
+export interface ConfiguredDatabase {
+  db: Database;
+  /** For the start-up line, e.g. "embedded FerretDB 1.24 (SQLite in …)" or "MongoDB at MONGODB_URI". */
+  description: string;
+  /** Closes the connection, then stops the embedded server if there is one. */
+  close(): Promise<void>;
+}
+
+export async function openConfiguredDatabase(
+  config: Pick<Config, "mongodbUri" | "embeddedDb" | "dataDir">,
+  progress: Progress,
+): Promise<ConfiguredDatabase> {
+  let embedded: EmbeddedDatabase | undefined;
+  try {
+    if (!config.mongodbUri) {
+      embedded = await startEmbeddedDatabase({ mode: config.embeddedDb, dataDir: config.dataDir, progress });
+    }
+    const db = await openDatabase(config.mongodbUri ?? embedded!.uri);
+    return {
+      db,
+      description: embedded ? embedded.description : "MongoDB at MONGODB_URI",
+      async close() {
+        await db.close();
+        await embedded?.stop();
+      },
+    };
+  } catch (err) {
+    await embedded?.stop().catch(() => undefined);
+    throw err;
+  }
+}
