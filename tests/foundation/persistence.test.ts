@@ -25,6 +25,25 @@ describe("persistence through Mongoose", () => {
     expect(raw?.teacher_name).toBe("Grace Hopper");
   });
 
+  it("when documents are created, then _id is their numeric id as a string, so point reads use the primary key", async () => {
+    await db.models.Project.create({
+      project_id: 41,
+      project_name: "P",
+      name_key: "p",
+      project_desc: "d",
+      company_id: 1,
+      project_status: "new",
+      start_date: "2026-01-01",
+      end_date: "2026-01-02",
+    });
+    await db.models.Student.create({ student_id: 42, student_name: "S", email: "s@example.com", class_code: "A" });
+    await db.models.Teacher.create({ teacher_id: 43, teacher_name: "T" });
+    const raw = db.connection.db!;
+    expect(await raw.collection("projects").findOne({ _id: "41" as never })).toMatchObject({ project_id: 41 });
+    expect(await raw.collection("students").findOne({ _id: "42" as never })).toMatchObject({ student_id: 42 });
+    expect(await raw.collection("teachers").findOne({ _id: "43" as never })).toMatchObject({ teacher_id: 43 });
+  });
+
   it("when a second document repeats a unique id, then the server rejects it with a duplicate-key error", async () => {
     await db.models.Teacher.create({ teacher_id: 8, teacher_name: "A" });
     await expect(db.models.Teacher.create({ teacher_id: 8, teacher_name: "B" })).rejects.toMatchObject({ code: 11000 });

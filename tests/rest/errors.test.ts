@@ -109,7 +109,7 @@ describe("internal errors", () => {
     const { app, lines, put } = await appWithCapturedLog();
     try {
       // A record written behind the service's back, without its timestamps: the response mapping throws.
-      await apps.header.db.models.Project.collection.insertOne({ project_id: 990_001, project_name: "Broken", project_status: "planned" } as never);
+      await apps.header.db.models.Project.collection.insertOne({ _id: "990001", project_id: 990_001, project_name: "Broken", project_status: "planned" } as never);
 
       const res = await put("/projects/990001/updateStatus", { project_status: "done" });
 

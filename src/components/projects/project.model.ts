@@ -1,7 +1,10 @@
 // Persistence of projects (Mongoose). Separate from the GraphQL type; the service maps documents to plain objects.
 import { Schema, type Connection, type Model } from "mongoose";
+import { idKey } from "../../db/id-key";
 
 export interface ProjectDoc {
+  /** idKey(project_id), set by default (see db/id-key.ts). */
+  _id: string;
   project_id: number;
   project_name: string;
   /** Trimmed, case-folded project_name: unique per company_id (no collation on FerretDB). */
@@ -19,6 +22,12 @@ export interface ProjectDoc {
 
 const projectSchema = new Schema<ProjectDoc>(
   {
+    _id: {
+      type: String,
+      default: function (this: ProjectDoc) {
+        return this.project_id == null ? undefined : idKey(this.project_id);
+      },
+    },
     project_id: { type: Number, required: true },
     project_name: { type: String, required: true },
     name_key: { type: String, required: true },

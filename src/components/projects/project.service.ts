@@ -1,6 +1,7 @@
 // Project use cases: create, assign a teacher, change status, read and list.
 // Uniqueness (ids, company + name) is decided by unique indexes; every change is one atomic single-document update.
 import type { IdAllocator } from "../../db/id-allocator";
+import { idKey } from "../../db/id-key";
 import { badRequest, conflict, notFound } from "../../shared/errors";
 import { pageBounds, toPage, type Page, type PageRequest } from "../../shared/pagination";
 import { calendarDate, LIMITS, nameKey, optionalHttpUrl, positiveId, text } from "../../shared/validation";
@@ -103,17 +104,21 @@ export class ProjectService {
     const project_id = positiveId("projectId", projectId);
     const teacher_id = positiveId("new_teacher_id", input.new_teacher_id);
     const [project, teacherExists] = await Promise.all([
-      this.projects.findOne({ project_id }, { teacher_id: 1 }).lean(),
+      this.projects.findOne({ _id: idKey(project_id) }, { teacher_id: 1 }).lean(),
       this.teachers.exists(teacher_id),
     ]);
     if (!project) throw notFound(`project ${project_id} does not exist`);
     if (!teacherExists) throw notFound(`teacher ${teacher_id} (new_teacher_id) does not exist`);
     // The condition makes "already assigned" part of the same atomic update.
     const updated = await this.projects
-      .findOneAndUpdate({ project_id, teacher_id: { $ne: teacher_id } }, { $set: { teacher_id } }, { returnDocument: "after" })
+      .findOneAndUpdate(
+        { _id: idKey(project_id), teacher_id: { $ne: teacher_id } },
+        { $set: { teacher_id } },
+        { returnDocument: "after" },
+      )
       .lean();
     if (updated) return toProjectRecord(updated);
-    if (!(await this.projects.exists({ project_id }))) throw notFound(`project ${project_id} does not exist`);
+    if (!(await this.projects.exists({ _id: idKey(project_id) }))) throw notFound(`project ${project_id} does not exist`);
     throw conflict(`teacher ${teacher_id} is already assigned to project ${project_id}`);
   }
 
@@ -121,13 +126,13 @@ export class ProjectService {
     const project_id = positiveId("projectId", projectId);
     const next = text("project_status", input.project_status, LIMITS.project_status);
     for (let attempt = 0; ; attempt++) {
-      const current = await this.projects.findOne({ project_id }, { project_status: 1 }).lean();
+      const current = await this.projects.findOne({ _id: idKey(project_id) }, { project_status: 1 }).lean();
       if (!current) throw notFound(`project ${project_id} does not exist`);
       assertTransition(this.workflow, current.project_status, next);
       // Compare-and-set on the status the transition was checked against; retry if it changed meanwhile.
       const updated = await this.projects
         .findOneAndUpdate(
-          { project_id, project_status: current.project_status },
+          { _id: idKey(project_id), project_status: current.project_status },
           { $set: { project_status: next } },
           { returnDocument: "after" },
         )
@@ -141,7 +146,7 @@ export class ProjectService {
 
   async get(projectId: unknown): Promise<ProjectRecord | null> {
     const project_id = positiveId("projectId", projectId);
-    const doc = await this.projects.findOne({ project_id }).lean();
+    const doc = await this.projects.findOne({ _id: idKey(project_id) }).lean();
     return doc ? toProjectRecord(doc) : null;
   }
 

@@ -1,7 +1,10 @@
 // Persistence of students (Mongoose).
 import { Schema, type Connection, type Model } from "mongoose";
+import { idKey } from "../../db/id-key";
 
 export interface StudentDoc {
+  /** idKey(student_id), set by default (see db/id-key.ts). */
+  _id: string;
   student_id: number;
   student_name: string;
   /** Lower-cased; unique. */
@@ -13,6 +16,12 @@ export interface StudentDoc {
 
 const studentSchema = new Schema<StudentDoc>(
   {
+    _id: {
+      type: String,
+      default: function (this: StudentDoc) {
+        return this.student_id == null ? undefined : idKey(this.student_id);
+      },
+    },
     student_id: { type: Number, required: true },
     student_name: { type: String, required: true },
     email: { type: String, required: true },

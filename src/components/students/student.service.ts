@@ -1,5 +1,6 @@
 // Student use cases: create, update, read and list. Returns plain objects, never documents.
 import type { IdAllocator } from "../../db/id-allocator";
+import { idKey } from "../../db/id-key";
 import { conflict, notFound } from "../../shared/errors";
 import { pageBounds, toPage, type Page, type PageRequest } from "../../shared/pagination";
 import { email, LIMITS, positiveId, text } from "../../shared/validation";
@@ -64,15 +65,15 @@ export class StudentService {
     }
     const doc =
       Object.keys(set).length === 0
-        ? await this.students.findOne({ student_id }).lean()
-        : await this.students.findOneAndUpdate({ student_id }, { $set: set }, { returnDocument: "after" }).lean();
+        ? await this.students.findOne({ _id: idKey(student_id) }).lean()
+        : await this.students.findOneAndUpdate({ _id: idKey(student_id) }, { $set: set }, { returnDocument: "after" }).lean();
     if (!doc) throw notFound(`student ${student_id} does not exist`);
     return toStudentRecord(doc);
   }
 
   async get(studentId: unknown): Promise<StudentRecord | null> {
     const student_id = positiveId("studentId", studentId);
-    const doc = await this.students.findOne({ student_id }).lean();
+    const doc = await this.students.findOne({ _id: idKey(student_id) }).lean();
     return doc ? toStudentRecord(doc) : null;
   }
 

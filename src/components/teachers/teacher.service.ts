@@ -1,5 +1,6 @@
 // Teacher use cases: create, rename, read and list. Returns plain objects, never documents.
 import type { IdAllocator } from "../../db/id-allocator";
+import { idKey } from "../../db/id-key";
 import { badRequest } from "../../shared/errors";
 import { pageBounds, toPage, type Page, type PageRequest } from "../../shared/pagination";
 import { LIMITS, positiveId, text } from "../../shared/validation";
@@ -40,7 +41,7 @@ export class TeacherService {
     const teacher_id = positiveId("teacherId", teacherId);
     const teacher_name = text("teacher_name", input.teacher_name, LIMITS.name);
     const doc = await this.teachers
-      .findOneAndUpdate({ teacher_id }, { $set: { teacher_name } }, { returnDocument: "after" })
+      .findOneAndUpdate({ _id: idKey(teacher_id) }, { $set: { teacher_name } }, { returnDocument: "after" })
       .lean();
     if (!doc) throw badRequest(`teacherId ${teacher_id} does not name an existing teacher`);
     return toTeacherRecord(doc);
@@ -48,17 +49,21 @@ export class TeacherService {
 
   async get(teacherId: unknown): Promise<TeacherRecord | null> {
     const teacher_id = positiveId("teacherId", teacherId);
-    const doc = await this.teachers.findOne({ teacher_id }).lean();
+    const doc = await this.teachers.findOne({ _id: idKey(teacher_id) }).lean();
     return doc ? toTeacherRecord(doc) : null;
   }
 
   async exists(teacherId: number): Promise<boolean> {
-    return (await this.teachers.exists({ teacher_id: teacherId })) !== null;
+    return (await this.teachers.exists({ _id: idKey(teacherId) })) !== null;
   }
 
   /** Batch read for loaders: results in key order, null for missing ids. */
   async findByIds(ids: readonly number[]): Promise<(TeacherRecord | null)[]> {
-    const docs = await this.teachers.find({ teacher_id: { $in: [...ids] } }).lean();
+    // One id (a single project's teacher) is a primary-key read on FerretDB; several need one $in query.
+    const docs =
+      ids.length === 1
+        ? await this.teachers.find({ _id: idKey(ids[0]) }).lean()
+        : await this.teachers.find({ teacher_id: { $in: [...ids] } }).lean();
     const byId = new Map(docs.map((d) => [d.teacher_id, toTeacherRecord(d)]));
     return ids.map((id) => byId.get(id) ?? null);
   }
