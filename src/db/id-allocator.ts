@@ -4,6 +4,7 @@
 // so two instances may be handed the same number. The unique index on the id field is what guarantees
 // uniqueness; on a duplicate key we take the next number and try again.
 import type { CounterModel } from "./counter.model";
+import { idKey } from "./id-key";
 
 export const DUPLICATE_KEY = 11000;
 const MAX_ATTEMPTS = 50;
@@ -32,12 +33,14 @@ export class IdAllocator {
   }
 
   /**
-   * Allocates an id and runs `insert` with it. When `insert` fails on a duplicate key, `explainDuplicate` looks up
-   * whether another unique constraint (a name, an email) is taken and returns the error to throw; when it returns
-   * nothing, the id itself was taken and the insert is retried with the next one.
+   * Allocates an id and runs `insert` with it. When `insert` fails on a duplicate key, either the id was taken (by a
+   * concurrent creation that read the same counter value: retry with the next id) or another unique constraint
+   * failed (a name, an email): `explainDuplicate` looks that up and returns the error to throw. The id is checked
+   * first because it is a primary-key read (`_id` is idKey(id)), cheap even on FerretDB.
    */
   async insertWithNewId<T>(
     sequence: string,
+    collection: { exists(filter: { _id: string }): PromiseLike<unknown> },
     insert: (id: number) => Promise<T>,
     explainDuplicate: () => Promise<Error | undefined> = async () => undefined,
   ): Promise<T> {
@@ -47,8 +50,10 @@ export class IdAllocator {
         return await insert(id);
       } catch (err) {
         if (!isDuplicateKeyError(err)) throw err;
-        const explained = await explainDuplicate();
-        if (explained) throw explained;
+        if (!(await collection.exists({ _id: idKey(id) }))) {
+          const explained = await explainDuplicate();
+          if (explained) throw explained;
+        }
         if (attempt >= MAX_ATTEMPTS) throw err;
       }
     }

@@ -89,6 +89,7 @@ export class ProjectService {
     assertInitialStatus(this.workflow, values.project_status);
     const doc = await this.ids.insertWithNewId(
       "projects",
+      this.projects,
       (project_id) => this.projects.create({ project_id, ...values }),
       async () =>
         (await this.projects.exists({ company_id: values.company_id, name_key: values.name_key }))

@@ -44,6 +44,7 @@ export class StudentService {
     };
     const doc = await this.ids.insertWithNewId(
       "students",
+      this.students,
       (student_id) => this.students.create({ student_id, ...values }),
       async () =>
         (await this.students.exists({ email: values.email }))

@@ -30,7 +30,7 @@ export class TeacherService {
 
   async create(input: { teacher_name: unknown }): Promise<TeacherRecord> {
     const teacher_name = text("teacher_name", input.teacher_name, LIMITS.name);
-    const doc = await this.ids.insertWithNewId("teachers", (teacher_id) =>
+    const doc = await this.ids.insertWithNewId("teachers", this.teachers, (teacher_id) =>
       this.teachers.create({ teacher_id, teacher_name }),
     );
     return toTeacherRecord(doc.toObject());
