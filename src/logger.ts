@@ -14,7 +14,7 @@ export function createLogger(options: { level: string; production: boolean }): L
   };
   if (!options.production && process.stdout.isTTY) {
     // Synchronous pretty stream: no worker thread, lines appear in order with the process's own output.
-    return pino(base, pretty({ colorize: true, translateTime: "HH:MM:ss.l", ignore: "pid,hostname", sync: true }));
+    return pino(base, pretty({ colorize: true, translateTime: "HH:MM:ss.l", ignore: "pid,hostname", singleLine: true, sync: true }));
   }
   return pino(base);
 }
