@@ -17,9 +17,15 @@ interface Started {
   url: string;
 }
 
+/** The caller's environment without the service's own variables, so each test sets exactly what it means. */
+function machineEnv(): NodeJS.ProcessEnv {
+  const own = /^(PORT|HOST|MONGODB_URI|DATA_DIR|EMBEDDED_DB|NODE_ENV|AUTH_JWT_.*|AUTH_JWKS_URL|PROJECT_STATUS_WORKFLOW|LOG_LEVEL|TEST_.*)$/;
+  return Object.fromEntries(Object.entries(process.env).filter(([name]) => !own.test(name)));
+}
+
 async function startService(env: Record<string, string>): Promise<Started> {
   const child = spawn(process.execPath, [path.join(REPO, "dist/src/index.js")], {
-    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", PORT: "0", ...env },
+    env: { ...machineEnv(), PORT: "0", ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
   const lines: string[] = [];
