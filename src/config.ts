@@ -28,6 +28,16 @@ export interface Config {
   statusWorkflow?: StatusWorkflow;
   statusWorkflowPath?: string;
   logLevel: "fatal" | "error" | "warn" | "info" | "debug" | "trace" | "silent";
+  /** The longest any database operation may take (DB_TIMEOUT_MS). */
+  dbTimeoutMs: number;
+  /** Origins allowed to call from a browser; undefined: the default (localhost origins outside production, none in production). */
+  corsOrigins?: string[];
+  /** Requests per minute per caller; 0 turns the limit off. */
+  rateLimitPerMinute: number;
+  /** What a browser gets at GET /graphql outside production. */
+  explorer: "graphiql" | "sandbox";
+  /** OTLP/HTTP endpoint for traces; tracing is off when unset. */
+  otelEndpoint?: string;
 }
 
 export class ConfigError extends Error {
@@ -41,6 +51,20 @@ const optionalString = z
   .string()
   .optional()
   .transform((v) => (v === undefined || v.trim() === "" ? undefined : v.trim()));
+
+/** A whole number within [min, max] from an environment string; `fallback` when unset or empty. */
+const wholeNumber = (fallback: number, min: number, max: number) =>
+  z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      if (v === undefined || v.trim() === "") return fallback;
+      if (!/^\d+$/.test(v.trim()) || Number(v) < min || Number(v) > max) {
+        ctx.addIssue({ code: "custom", message: `accepts a whole number from ${min} to ${max}` });
+        return z.NEVER;
+      }
+      return Number(v);
+    });
 
 const envSchema = z.object({
   PORT: z
@@ -83,7 +107,38 @@ const envSchema = z.object({
         message: "accepts fatal, error, warn, info, debug, trace or silent",
       }),
     ),
+  DB_TIMEOUT_MS: wholeNumber(5000, 100, 600_000),
+  CORS_ORIGINS: optionalString.transform((v, ctx) => {
+    if (v === undefined) return undefined;
+    const origins = v.split(",").map((o) => o.trim()).filter((o) => o !== "");
+    for (const origin of origins) {
+      if (!isOrigin(origin)) {
+        ctx.addIssue({ code: "custom", message: `accepts comma-separated origins such as https://app.example.org ("${origin.slice(0, 80)}" is not one)` });
+        return z.NEVER;
+      }
+    }
+    return origins;
+  }),
+  RATE_LIMIT_PER_MINUTE: wholeNumber(600, 0, 1_000_000),
+  EXPLORER: z
+    .string()
+    .optional()
+    .transform((v) => (v === undefined || v.trim() === "" ? "graphiql" : v.trim().toLowerCase()))
+    .pipe(z.enum(["graphiql", "sandbox"], { message: "accepts graphiql or sandbox" })),
+  OTEL_EXPORTER_OTLP_ENDPOINT: optionalString.refine((v) => v === undefined || isHttpUrl(v), {
+    message: "accepts an absolute http(s) URL of an OTLP/HTTP collector",
+  }),
 });
+
+/** scheme://host[:port] with nothing after it, as browsers send in Origin. */
+function isOrigin(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return (url.protocol === "http:" || url.protocol === "https:") && url.origin === value;
+  } catch {
+    return false;
+  }
+}
 
 function isHttpUrl(value: string): boolean {
   try {
@@ -155,6 +210,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     statusWorkflow,
     statusWorkflowPath,
     logLevel: e.LOG_LEVEL,
+    dbTimeoutMs: e.DB_TIMEOUT_MS,
+    corsOrigins: e.CORS_ORIGINS,
+    rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
+    explorer: e.EXPLORER,
+    otelEndpoint: e.OTEL_EXPORTER_OTLP_ENDPOINT,
   };
 }
 

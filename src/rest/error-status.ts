@@ -11,6 +11,7 @@ export const HTTP_STATUS: Record<ErrorCode, number> = {
   [ErrorCode.NOT_FOUND]: 404,
   [ErrorCode.CONFLICT]: 409,
   [ErrorCode.INTERNAL_SERVER_ERROR]: 500,
+  [ErrorCode.TOO_MANY_REQUESTS]: 429,
 };
 
 /** What each error status means on these routes; the OpenAPI document uses it as the response description. */

@@ -7,18 +7,30 @@ export enum ErrorCode {
   NOT_FOUND = "NOT_FOUND",
   CONFLICT = "CONFLICT",
   INTERNAL_SERVER_ERROR = "INTERNAL_SERVER_ERROR",
+  TOO_MANY_REQUESTS = "TOO_MANY_REQUESTS",
+}
+
+/** One problem of a request, tied to the input field or argument it concerns (null: no single field). */
+export interface FieldError {
+  field: string | null;
+  message: string;
+  code: ErrorCode;
 }
 
 export const INTERNAL_MESSAGE = "Internal server error; the failure was logged";
 
 export class DomainError extends Error {
+  /** Every problem found (validation reports all invalid fields at once); message and code are the first's. */
+  readonly errors: FieldError[];
+
   constructor(
     readonly code: ErrorCode,
     message: string,
-    options?: { cause?: unknown },
+    options?: { cause?: unknown; errors?: FieldError[] },
   ) {
     super(message, options);
     this.name = "DomainError";
+    this.errors = options?.errors ?? [];
   }
 
   /** True for failures that are not the caller's fault and must be logged with detail. */

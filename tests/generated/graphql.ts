@@ -36,6 +36,7 @@ export type ErrorCode =
   | 'FORBIDDEN'
   | 'INTERNAL_SERVER_ERROR'
   | 'NOT_FOUND'
+  | 'TOO_MANY_REQUESTS'
   | 'UNAUTHORIZED';
 
 /** Every field given narrows the list */

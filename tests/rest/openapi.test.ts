@@ -100,7 +100,7 @@ describe("GET /openapi.json", () => {
       properties: { code: { $ref: "#/components/schemas/ErrorCode" } },
       additionalProperties: false,
     });
-    expect(schemas.ErrorCode.enum).toEqual(["BAD_REQUEST", "UNAUTHORIZED", "FORBIDDEN", "NOT_FOUND", "CONFLICT", "INTERNAL_SERVER_ERROR"]);
+    expect(schemas.ErrorCode.enum).toEqual(["BAD_REQUEST", "UNAUTHORIZED", "FORBIDDEN", "NOT_FOUND", "CONFLICT", "INTERNAL_SERVER_ERROR", "TOO_MANY_REQUESTS"]);
     expect(schemas.StudentEnvelope).toMatchObject({
       required: ["success", "message", "data"],
       properties: { data: { $ref: "#/components/schemas/Student" } },
