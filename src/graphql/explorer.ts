@@ -13,8 +13,9 @@ export type ExplorerConfig = Pick<Config, "production"> & Partial<Pick<Config, "
 /** The headers editor starts with a role, since every operation needs one (contract: roles). */
 export const GRAPHIQL_DEFAULT_HEADERS = { "X-User-Role": "student" };
 
-const GRAPHIQL_DEFAULT_QUERY = `# Set the acting role in the Headers tab below (student, teacher or admin). In jwt mode add
-# "Authorization": "Bearer <token>" as well (npm run token mints a development token).
+const GRAPHIQL_DEFAULT_QUERY = `# Set the acting role in the Headers tab below:
+# student, teacher or admin. In jwt mode add
+# "Authorization": "Bearer <token>" (npm run token).
 query Projects {
   projects(limit: 5) {
     total
