@@ -19,6 +19,9 @@ export interface Browser {
 }
 
 export async function launchChromium(): Promise<Browser> {
+  if (!fs.existsSync(CHROMIUM_PATH)) {
+    throw new Error(`The browser tests need Chromium at ${CHROMIUM_PATH}: apt-get install -y chromium (.ci/run does it when missing)`);
+  }
   const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), "chromium-profile-"));
   const context = await chromium.launchPersistentContext(userDataDir, {
     executablePath: CHROMIUM_PATH,

@@ -83,6 +83,16 @@ describe("CORS outside production without CORS_ORIGINS", () => {
     expect(res.status).toBe(400);
     expect(await res.text()).toMatch(/Cross-Site Request Forgery/);
   });
+
+  it("when an allowed origin sends a GET query with X-User-Role (preflighted by a browser), then it runs", async () => {
+    const res = await fetch(`${t.url}/graphql?query=${encodeURIComponent("{ projects(limit: 1) { total } }")}`, {
+      headers: { origin: "http://localhost:5173", "x-user-role": "student" },
+    });
+
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ data: { projects: { total: 0 } } });
+    expect(res.headers.get("access-control-allow-origin")).toBe("http://localhost:5173");
+  });
 });
 
 describe("CORS with CORS_ORIGINS", () => {
