@@ -1,15 +1,19 @@
-// createApp(): the HTTP application (Fastify + Apollo at /graphql + health + REST facade), without listening,
-// so tests run it in-process and src/index.ts starts it.
+// createApp(): the HTTP application (Fastify + Apollo at /graphql + health + REST facade, with CORS, the explorer
+// and /docs for browsers), without listening, so tests run it in-process and src/index.ts starts it.
 import fastifyApollo from "@as-integrations/fastify";
+import fastifyCors from "@fastify/cors";
 import Fastify, { type FastifyInstance } from "fastify";
 import { createAuthenticator } from "./auth/authenticator";
 import type { Config } from "./config";
 import type { Database } from "./db/database";
 import { createApolloServer } from "./graphql/apollo";
 import { createLoaders, type Context } from "./graphql/context";
+import { explorerAssets } from "./graphql/explorer";
 import { graphqlHttpErrorHandler } from "./graphql/http-errors";
 import { registerHealthRoutes } from "./health.routes";
+import { corsOptions } from "./http/cors";
 import { OneLineRequestLog } from "./request-log";
+import { docsPlugin } from "./rest/docs";
 import { restPlugin } from "./rest/rest.plugin";
 import type { Logger } from "./logger";
 import { createServices } from "./services";
@@ -17,7 +21,8 @@ import { createServices } from "./services";
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 
 export interface AppOptions {
-  config: Pick<Config, "auth" | "statusWorkflow" | "production">;
+  // corsOrigins and explorer are optional so callers that predate them keep compiling (defaults as in Config).
+  config: Pick<Config, "auth" | "statusWorkflow" | "production"> & Partial<Pick<Config, "corsOrigins" | "explorer">>;
   logger: Logger;
   db: Database;
 }
@@ -31,11 +36,13 @@ export async function createApp({ config, logger, db }: AppOptions): Promise<Fas
   }) as unknown as FastifyInstance;
 
   app.setErrorHandler(graphqlHttpErrorHandler);
+  // First, so every answer (errors and rate-limit refusals too) carries the CORS headers a browser needs to read it.
+  await app.register(fastifyCors, corsOptions(config));
 
   const services = createServices(db, config.statusWorkflow);
   const authenticator = createAuthenticator(config.auth);
 
-  const apollo = createApolloServer({ logger, production: config.production });
+  const apollo = createApolloServer({ logger, production: config.production, explorer: config.explorer });
   await apollo.start();
   app.addHook("onClose", async () => {
     await apollo.stop();
@@ -49,7 +56,9 @@ export async function createApp({ config, logger, db }: AppOptions): Promise<Fas
     }),
   });
 
+  await app.register(explorerAssets, config);
   await app.register(restPlugin, { services, authenticator });
+  await app.register(docsPlugin);
   registerHealthRoutes(app, db);
   return app;
 }

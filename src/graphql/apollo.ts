@@ -7,12 +7,13 @@ import type { Logger } from "../logger";
 import { DomainError } from "../shared/errors";
 import type { Context } from "./context";
 import { reportError } from "./error-report";
+import { explorerLandingPage, type ExplorerConfig } from "./explorer";
 import { getSchema } from "./schema";
 
 /** Tokens one GraphQL document may hold; the largest query in the README has about 100. */
 export const MAX_TOKENS = 2000;
 
-export function createApolloServer(options: { logger: Logger; production: boolean; plugins?: ApolloServerPlugin<Context>[] }) {
+export function createApolloServer(options: { logger: Logger; production: boolean; plugins?: ApolloServerPlugin<Context>[]; explorer?: ExplorerConfig["explorer"] }) {
   const armor = new ApolloArmor({
     maxDepth: { n: 8 },
     costLimit: { maxCost: 5000 },
@@ -20,14 +21,19 @@ export function createApolloServer(options: { logger: Logger; production: boolea
     // Armor's token limit turns every syntax error into a 500 on Apollo (graphql-armor#751); graphql-js's own
     // parser limit (parseOptions below) answers the same attack with an ordinary 400 parse error.
     maxTokens: { enabled: false },
-    // Suggestions help people exploring in Sandbox; hide the schema's shape from guessers in production.
+    // Suggestions help people exploring in GraphiQL; hide the schema's shape from guessers in production.
     blockFieldSuggestion: { enabled: options.production },
   });
   const protection = armor.protect();
   return new ApolloServer<Context>({
     schema: getSchema(),
     ...protection,
-    plugins: [...(protection.plugins as ApolloServerPlugin<Context>[]), ...(options.plugins ?? [])],
+    plugins: [
+      ...(protection.plugins as ApolloServerPlugin<Context>[]),
+      ...(options.plugins ?? []),
+      // Apollo adds its default landing page (Sandbox) only when no plugin defines one: this is the configured one.
+      explorerLandingPage(options),
+    ],
     parseOptions: { maxTokens: MAX_TOKENS },
     includeStacktraceInErrorResponses: false,
     // src/index.ts owns the signals: it closes Fastify (which stops Apollo), then the database.

@@ -4,7 +4,7 @@ import type { TypedDocumentNode } from "@graphql-typed-document-node/core";
 import pino from "pino";
 import type { FastifyInstance } from "fastify";
 import { createApp } from "../../src/app";
-import type { AuthConfig } from "../../src/config";
+import type { AuthConfig, Config } from "../../src/config";
 import type { StatusWorkflow } from "../../src/components/projects";
 import type { Database } from "../../src/db/database";
 import { dropTestDatabase, openTestDatabase } from "./database";
@@ -32,13 +32,25 @@ export interface TestAppOptions {
   statusWorkflow?: StatusWorkflow;
   /** Reuse another app's database (e.g. one app per auth mode on the same data). */
   db?: Database;
+  /** CORS_ORIGINS; default: unset (localhost origins outside production). */
+  corsOrigins?: Config["corsOrigins"];
+  /** EXPLORER; default: graphiql. */
+  explorer?: Config["explorer"];
+  /** NODE_ENV=production behaviour (no explorer, no default CORS origins); default: false. */
+  production?: boolean;
 }
 
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const ownDb = !options.db;
   const db = options.db ?? (await openTestDatabase());
   const app = await createApp({
-    config: { auth: options.auth ?? { mode: "header" }, statusWorkflow: options.statusWorkflow, production: false },
+    config: {
+      auth: options.auth ?? { mode: "header" },
+      statusWorkflow: options.statusWorkflow,
+      production: options.production ?? false,
+      corsOrigins: options.corsOrigins,
+      explorer: options.explorer,
+    },
     logger: pino({ level: "silent" }),
     db,
   });
