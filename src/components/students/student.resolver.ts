@@ -10,13 +10,13 @@ import { Student, StudentPage, StudentPayload } from "./student.type";
 
 @Resolver(() => Student)
 export class StudentResolver {
-  @Authorized(rolesFor("read"))
+  @Authorized(rolesFor("student"))
   @Query(() => Student, { nullable: true, description: "A student by id; null when none has that id" })
   student(@Arg("studentId", () => GraphQLSafeInt) studentId: number, @Ctx() ctx: Context): Promise<StudentRecord | null> {
     return ctx.services.students.get(studentId);
   }
 
-  @Authorized(rolesFor("read"))
+  @Authorized(rolesFor("students"))
   @Query(() => StudentPage, { description: "Students ordered by student_id, optionally filtered by class_code" })
   students(@Args() { filter, offset, limit }: StudentListArgs, @Ctx() ctx: Context) {
     return ctx.services.students.list(filter ?? {}, { offset, limit });

@@ -12,13 +12,13 @@ import { Teacher, TeacherPage, TeacherPayload } from "./teacher.type";
 
 @Resolver(() => Teacher)
 export class TeacherResolver {
-  @Authorized(rolesFor("read"))
+  @Authorized(rolesFor("teacher"))
   @Query(() => Teacher, { nullable: true, description: "A teacher by id; null when none has that id" })
   teacher(@Arg("teacherId", () => Int) teacherId: number, @Ctx() ctx: Context): Promise<TeacherRecord | null> {
     return ctx.services.teachers.get(teacherId);
   }
 
-  @Authorized(rolesFor("read"))
+  @Authorized(rolesFor("teachers"))
   @Query(() => TeacherPage, { description: "Teachers ordered by teacher_id" })
   teachers(@Args() { offset, limit }: PageArgs, @Ctx() ctx: Context) {
     return ctx.services.teachers.list({ offset, limit });
