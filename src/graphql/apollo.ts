@@ -1,4 +1,4 @@
-// Apollo Server over the type-graphql schema: query-cost limits (graphql-armor), error formatting, draining.
+// Apollo Server over the type-graphql schema: query limits (graphql-armor, query-cost.ts), error formatting, draining.
 import { ApolloServer, type ApolloServerPlugin } from "@apollo/server";
 import { unwrapResolverError } from "@apollo/server/errors";
 import { ApolloArmor } from "@escape.tech/graphql-armor";
@@ -7,6 +7,7 @@ import type { Logger } from "../logger";
 import { DomainError } from "../shared/errors";
 import type { Context } from "./context";
 import { reportError } from "./error-report";
+import { queryCostPlugin } from "./query-cost";
 import { getSchema } from "./schema";
 
 /** Tokens one GraphQL document may hold; the largest query in the README has about 100. */
@@ -15,7 +16,8 @@ export const MAX_TOKENS = 2000;
 export function createApolloServer(options: { logger: Logger; production: boolean; plugins?: ApolloServerPlugin<Context>[] }) {
   const armor = new ApolloArmor({
     maxDepth: { n: 8 },
-    costLimit: { maxCost: 5000 },
+    // Armor's cost limit ignores list sizes; query-cost.ts counts them (limit × item cost) and replaces it.
+    costLimit: { enabled: false },
     maxAliases: { n: 15 },
     // Armor's token limit turns every syntax error into a 500 on Apollo (graphql-armor#751); graphql-js's own
     // parser limit (parseOptions below) answers the same attack with an ordinary 400 parse error.
@@ -27,7 +29,11 @@ export function createApolloServer(options: { logger: Logger; production: boolea
   return new ApolloServer<Context>({
     schema: getSchema(),
     ...protection,
-    plugins: [...(protection.plugins as ApolloServerPlugin<Context>[]), ...(options.plugins ?? [])],
+    plugins: [
+      ...(protection.plugins as ApolloServerPlugin<Context>[]),
+      queryCostPlugin<Context>(),
+      ...(options.plugins ?? []),
+    ],
     parseOptions: { maxTokens: MAX_TOKENS },
     includeStacktraceInErrorResponses: false,
     // src/index.ts owns the signals: it closes Fastify (which stops Apollo), then the database.

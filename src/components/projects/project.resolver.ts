@@ -2,6 +2,7 @@
 // the ProjectPayload envelope by graphql/mutation-envelope.ts.
 import { Arg, Args, Authorized, Ctx, FieldResolver, Int, Mutation, Query, Resolver, Root } from "type-graphql";
 import { rolesFor } from "../../auth/access-policy";
+import { listCost } from "../../graphql/query-cost";
 import type { Context } from "../../graphql/context";
 import { Teacher } from "../teachers/teacher.type";
 import type { TeacherRecord } from "../teachers";
@@ -18,7 +19,7 @@ export class ProjectResolver {
   }
 
   @Authorized(rolesFor("projects"))
-  @Query(() => ProjectPage, { description: "Projects ordered by project_id, optionally filtered" })
+  @Query(() => ProjectPage, { complexity: listCost, description: "Projects ordered by project_id, optionally filtered" })
   projects(@Args() { filter, offset, limit }: ProjectListArgs, @Ctx() ctx: Context) {
     return ctx.services.projects.list(filter ?? {}, { offset, limit });
   }

@@ -3,6 +3,7 @@
 import { GraphQLSafeInt } from "graphql-scalars";
 import { Arg, Args, Authorized, Ctx, Mutation, Query, Resolver } from "type-graphql";
 import { rolesFor } from "../../auth/access-policy";
+import { listCost } from "../../graphql/query-cost";
 import type { Context } from "../../graphql/context";
 import { CreateStudentInput, StudentListArgs, UpdateStudentArgs } from "./student.inputs";
 import type { StudentRecord } from "./student.service";
@@ -17,7 +18,7 @@ export class StudentResolver {
   }
 
   @Authorized(rolesFor("students"))
-  @Query(() => StudentPage, { description: "Students ordered by student_id, optionally filtered by class_code" })
+  @Query(() => StudentPage, { complexity: listCost, description: "Students ordered by student_id, optionally filtered by class_code" })
   students(@Args() { filter, offset, limit }: StudentListArgs, @Ctx() ctx: Context) {
     return ctx.services.students.list(filter ?? {}, { offset, limit });
   }
