@@ -1,6 +1,7 @@
 // The query cost limit: every list counts as its limit times the cost of its items, and a document over
 // MAX_QUERY_COST is refused before it runs (HTTP 400, BAD_REQUEST, the message names the cost and the maximum),
 // while sensible frontend pages and the most a document may ask for are answered.
+import { parse } from "graphql";
 import type { CommandStartedEvent } from "mongodb";
 import { openDatabase, type Database } from "../../src/db/database";
 import { MAX_QUERY_COST, queryCost } from "../../src/graphql/query-cost";
@@ -132,5 +133,7 @@ describe("query cost limit", () => {
     expect(queryCost(schema, TeachersPageWithProjectsDocument, {})).toBe(4_561);
     expect(queryCost(schema, ProjectsWithTeacherProjectPagesDocument, { teacherId: 1 })).toBe(9_901);
     expect(queryCost(schema, NestedTeacherProjectsDocument, { teacherId: 1 })).toBe(214_301);
+    const hundredByHundred = "{ projects(limit: 100) { items { project_id teacher { projects(limit: 100) { project_id } } } } }";
+    expect(queryCost(schema, parse(hundredByHundred))).toBe(10_401);
   });
 });
