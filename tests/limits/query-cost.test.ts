@@ -1,7 +1,7 @@
 // The query cost limit: every list counts as its limit times the cost of its items, and a document over
 // MAX_QUERY_COST is refused before it runs (HTTP 400, BAD_REQUEST, the message names the cost and the maximum),
 // while sensible frontend pages and the most a document may ask for are answered.
-import { parse } from "graphql";
+import { getIntrospectionQuery, parse } from "graphql";
 import type { CommandStartedEvent } from "mongodb";
 import { openDatabase, type Database } from "../../src/db/database";
 import { MAX_QUERY_COST, queryCost } from "../../src/graphql/query-cost";
@@ -124,6 +124,14 @@ describe("query cost limit", () => {
     const items = res.data!.projects.items;
     expect(items.map((p) => p.project_id)).toEqual(range(1, 100));
     for (const item of items) expect(item.teacher!.projects.map((p) => p.project_id)).toEqual(range(1, 95));
+  });
+
+  it("when an explorer sends the standard introspection query, then its cost fits and it is answered", async () => {
+    expect(queryCost(getSchema(), parse(getIntrospectionQuery()))).toBeLessThan(MAX_QUERY_COST);
+    const res = await t.http("POST", "/graphql", { body: { query: getIntrospectionQuery() }, headers: STUDENT });
+    expect(res.status).toBe(200);
+    expect(res.body.errors).toBeUndefined();
+    expect(res.body.data.__schema.queryType.name).toBe("Query");
   });
 
   it("the documented costs hold: the examples of the README cost what it says", () => {
