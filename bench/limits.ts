@@ -238,7 +238,8 @@ async function main(): Promise<void> {
 
   process.stdout.write(
     `\nDatabase: ${embedded ? embedded.description : "MONGODB_URI"}; ${projects} projects, ${teachers} teachers ` +
-      `(seed + one teacher with ${HEAVY_PROJECTS}); max cost ${MAX_QUERY_COST}; node ${process.version}; ${os.cpus().length} cores\n\n`,
+      `(seed + one teacher with ${HEAVY_PROJECTS}); max cost ${MAX_QUERY_COST}; node ${process.version}; ${os.cpus().length} cores; ` +
+      `load average ${os.loadavg().map((l) => l.toFixed(1)).join(" ")}\n\n`,
   );
   process.stdout.write(
     "| query | cost | HTTP | runs | p50 ms | max ms | answer bytes | /healthz p50 ms | /healthz max ms (polls) |\n|---|---|---|---|---|---|---|---|---|\n",
