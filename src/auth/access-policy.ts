@@ -1,6 +1,8 @@
-// The role table of the contract: the one source of truth for who may run which operation, used by the GraphQL
-// authChecker and by the REST routes alike.
-import { DomainError, ErrorCode, unauthorized } from "../shared/errors";
+// The role table of the contract: the one source of truth for who may run which root field (every Query and
+// Mutation field), used by the GraphQL authChecker and by the REST routes alike. It fails closed: a root field
+// the table does not name is refused to everyone, and a GraphQL schema with such a field refuses to start
+// (graphql/auth-checker.ts checks the built schema against this table).
+import { DomainError, ErrorCode, forbidden, unauthorized } from "../shared/errors";
 import type { Caller } from "./caller";
 import type { Role } from "./roles";
 
@@ -11,43 +13,78 @@ export interface AccessRule {
   wrongRole: ErrorCode.UNAUTHORIZED | ErrorCode.FORBIDDEN;
 }
 
-export const ACCESS_POLICY = {
+const ANY_CALLER = { roles: "any", wrongRole: ErrorCode.FORBIDDEN } as const satisfies AccessRule;
+
+/** Mutations: the operations of the original interface (REST routes name these too). */
+const MUTATION_RULES = {
   // The original interface lists no forbidden response for project creation, hence UNAUTHORIZED.
   createProject: { roles: ["student", "admin"], wrongRole: ErrorCode.UNAUTHORIZED },
   assignTeacher: { roles: ["teacher", "admin"], wrongRole: ErrorCode.FORBIDDEN },
-  updateProjectStatus: { roles: "any", wrongRole: ErrorCode.FORBIDDEN },
+  updateProjectStatus: ANY_CALLER,
   updateTeacher: { roles: ["teacher", "admin"], wrongRole: ErrorCode.FORBIDDEN },
   updateStudent: { roles: ["teacher", "admin"], wrongRole: ErrorCode.FORBIDDEN },
   createTeacher: { roles: ["admin"], wrongRole: ErrorCode.FORBIDDEN },
   createStudent: { roles: ["teacher", "admin"], wrongRole: ErrorCode.FORBIDDEN },
-  /** Every query. */
-  read: { roles: "any", wrongRole: ErrorCode.FORBIDDEN },
 } as const satisfies Record<string, AccessRule>;
 
-export type Operation = keyof typeof ACCESS_POLICY;
+/** Queries: students' personal data (names, emails) is for teachers and admins; the rest for any caller. */
+const QUERY_RULES = {
+  project: ANY_CALLER,
+  projects: ANY_CALLER,
+  projectStatuses: ANY_CALLER,
+  teacher: ANY_CALLER,
+  teachers: ANY_CALLER,
+  student: { roles: ["teacher", "admin"], wrongRole: ErrorCode.FORBIDDEN },
+  students: { roles: ["teacher", "admin"], wrongRole: ErrorCode.FORBIDDEN },
+} as const satisfies Record<string, AccessRule>;
+
+/** Every root field by name (Query and Mutation names are distinct). */
+export const ACCESS_POLICY = { ...MUTATION_RULES, ...QUERY_RULES } as const satisfies Record<string, AccessRule>;
+
+/** The table per root type, so a Query can never borrow a Mutation's rule of the same name, or the reverse. */
+const RULES_BY_ROOT_TYPE: Readonly<Record<string, Readonly<Record<string, AccessRule>>>> = {
+  Query: QUERY_RULES,
+  Mutation: MUTATION_RULES,
+};
+
+/** A mutation of the original interface: what REST routes and success messages are keyed by. */
+export type Operation = keyof typeof MUTATION_RULES;
+/** Any root field the table names. */
+export type RootField = keyof typeof ACCESS_POLICY;
 
 export function isOperation(name: string): name is Operation {
-  return Object.prototype.hasOwnProperty.call(ACCESS_POLICY, name);
+  return Object.prototype.hasOwnProperty.call(MUTATION_RULES, name);
 }
 
-/** The roles to declare with @Authorized for an operation (empty: any authenticated caller). */
-export function rolesFor(operation: Operation): Role[] {
-  const { roles } = ACCESS_POLICY[operation];
+/** The rule of a root field (`Query`/`Mutation` and the field's name); undefined when the table does not name it. */
+export function ruleFor(rootType: string, fieldName: string): AccessRule | undefined {
+  const rules = RULES_BY_ROOT_TYPE[rootType];
+  return rules && Object.prototype.hasOwnProperty.call(rules, fieldName) ? rules[fieldName] : undefined;
+}
+
+/** The roles to declare with @Authorized for a root field (empty: any authenticated caller). */
+export function rolesFor(field: RootField): Role[] {
+  const { roles } = ACCESS_POLICY[field] as AccessRule;
   return roles === "any" ? [] : [...roles];
 }
 
-/** Throws UNAUTHORIZED or FORBIDDEN unless the caller may run the operation. */
-export function authorize(caller: Caller, operation: Operation): void {
+/** Throws UNAUTHORIZED or FORBIDDEN unless the caller may run the root field, by the table. */
+export function authorize(caller: Caller, field: RootField): void {
+  authorizeBy(ACCESS_POLICY[field], caller, field);
+}
+
+/**
+ * Throws UNAUTHORIZED or FORBIDDEN unless the caller may run `name` under `rule`; with no rule (a field the table
+ * does not name) it refuses every caller.
+ */
+export function authorizeBy(rule: AccessRule | undefined, caller: Caller, name: string): void {
   if (!caller.authenticated) throw unauthorized(caller.reason);
-  const rule: AccessRule = ACCESS_POLICY[operation];
+  if (!rule) throw forbidden(`${name} is not in the role table, so it is refused to everyone`);
   if (rule.roles === "any") return;
   if (!caller.role) {
-    throw unauthorized(`${operation} needs an X-User-Role header of ${rule.roles.join(" or ")}`);
+    throw unauthorized(`${name} needs an X-User-Role header of ${rule.roles.join(" or ")}`);
   }
   if (!rule.roles.includes(caller.role)) {
-    throw new DomainError(
-      rule.wrongRole,
-      `${operation} is not allowed for role ${caller.role}; allowed roles: ${rule.roles.join(", ")}`,
-    );
+    throw new DomainError(rule.wrongRole, `${name} is not allowed for role ${caller.role}; allowed roles: ${rule.roles.join(", ")}`);
   }
 }

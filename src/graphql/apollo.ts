@@ -1,4 +1,4 @@
-// Apollo Server over the type-graphql schema: query-cost limits (graphql-armor), error formatting, draining.
+// Apollo Server over the type-graphql schema: query limits (graphql-armor, query-cost.ts), error formatting, draining.
 import { ApolloServer, type ApolloServerPlugin } from "@apollo/server";
 import { unwrapResolverError } from "@apollo/server/errors";
 import { ApolloArmor } from "@escape.tech/graphql-armor";
@@ -8,6 +8,7 @@ import { DomainError } from "../shared/errors";
 import type { Context } from "./context";
 import { reportError } from "./error-report";
 import { explorerLandingPage, type ExplorerConfig } from "./explorer";
+import { queryCostPlugin } from "./query-cost";
 import { getSchema } from "./schema";
 
 /** Tokens one GraphQL document may hold; the largest query in the README has about 100. */
@@ -16,7 +17,8 @@ export const MAX_TOKENS = 2000;
 export function createApolloServer(options: { logger: Logger; production: boolean; plugins?: ApolloServerPlugin<Context>[]; explorer?: ExplorerConfig["explorer"] }) {
   const armor = new ApolloArmor({
     maxDepth: { n: 8 },
-    costLimit: { maxCost: 5000 },
+    // Armor's cost limit ignores list sizes; query-cost.ts counts them (limit × item cost) and replaces it.
+    costLimit: { enabled: false },
     maxAliases: { n: 15 },
     // Armor's token limit turns every syntax error into a 500 on Apollo (graphql-armor#751); graphql-js's own
     // parser limit (parseOptions below) answers the same attack with an ordinary 400 parse error.
@@ -30,6 +32,7 @@ export function createApolloServer(options: { logger: Logger; production: boolea
     ...protection,
     plugins: [
       ...(protection.plugins as ApolloServerPlugin<Context>[]),
+      queryCostPlugin<Context>(),
       ...(options.plugins ?? []),
       // Apollo adds its default landing page (Sandbox) only when no plugin defines one: this is the configured one.
       explorerLandingPage(options),

@@ -1,12 +1,72 @@
-// type-graphql's authChecker: applies the role table (auth/access-policy) to the resolved caller in the context.
-// It throws the DomainError itself, so the code (UNAUTHORIZED or FORBIDDEN) and message come from the table;
-// the mutation envelope (mutation-envelope.ts) turns that into a payload, queries get a GraphQL error.
-import type { AuthChecker } from "type-graphql";
-import { authorize, isOperation } from "../auth/access-policy";
+// type-graphql's authChecker and the start-up check that makes GraphQL authorization fail closed.
+//
+// What a resolver declares with @Authorized(...) is what runs: the checker enforces the declared roles (none
+// declared = any authenticated caller). The role table (auth/access-policy) stays the one source of truth:
+// resolvers declare `@Authorized(rolesFor("field"))`, and assertRootFieldRules() refuses a schema whose root field
+// is not in the table, has no @Authorized (type-graphql would run it unchecked), or declares other roles than the
+// table. The checker throws the DomainError itself, so the code (UNAUTHORIZED or FORBIDDEN) and message follow the
+// table; the mutation envelope (mutation-envelope.ts) turns that into a payload, queries get a GraphQL error.
+import type { GraphQLSchema } from "graphql";
+import { getMetadataStorage, type AuthChecker } from "type-graphql";
+import { authorizeBy, ruleFor, type AccessRule } from "../auth/access-policy";
+import type { Role } from "../auth/roles";
+import { ErrorCode } from "../shared/errors";
 import type { Context } from "./context";
 
-export const authChecker: AuthChecker<Context> = ({ context, info }) => {
-  const operation = info.parentType.name === "Mutation" && isOperation(info.fieldName) ? info.fieldName : "read";
-  authorize(context.caller, operation);
+const ROOT_TYPES = new Set(["Query", "Mutation", "Subscription"]);
+
+export const authChecker: AuthChecker<Context, Role> = ({ context, info }, declared) => {
+  const name = info.fieldName;
+  const root = ROOT_TYPES.has(info.parentType.name);
+  // A root field missing from the table is refused to everyone (start-up refuses such a schema anyway).
+  const tableRule = root ? ruleFor(info.parentType.name, name) : undefined;
+  const rule: AccessRule | undefined =
+    root && !tableRule
+      ? undefined
+      : { roles: declared.length === 0 ? "any" : declared, wrongRole: tableRule?.wrongRole ?? ErrorCode.FORBIDDEN };
+  authorizeBy(rule, context.caller, name);
   return true;
 };
+
+/** Throws, naming every offender, unless each root field of the schema has a table rule that it declares. */
+export function assertRootFieldRules(schema: GraphQLSchema, resolvers: readonly Function[]): void {
+  const storage = getMetadataStorage();
+  const handlers = {
+    Query: storage.queries,
+    Mutation: storage.mutations,
+    Subscription: storage.subscriptions,
+  } as const;
+  const problems: string[] = [];
+  for (const type of [schema.getQueryType(), schema.getMutationType(), schema.getSubscriptionType()]) {
+    if (!type) continue;
+    for (const fieldName of Object.keys(type.getFields())) {
+      const where = `${type.name}.${fieldName}`;
+      const rule = ruleFor(type.name, fieldName);
+      if (!rule) {
+        problems.push(`${where} is not named in the role table`);
+        continue;
+      }
+      // type-graphql fills `roles` while building; undefined means the field has no @Authorized.
+      const handler = handlers[type.name as keyof typeof handlers]?.find(
+        (h) => h.schemaName === fieldName && resolvers.includes(h.target),
+      );
+      const declared = handler?.roles as Role[] | undefined;
+      const expected = rule.roles === "any" ? [] : rule.roles;
+      if (!declared) {
+        problems.push(`${where} has no @Authorized(...) declaration`);
+      } else if (!sameRoles(declared, expected)) {
+        problems.push(`${where} declares roles [${declared.join(", ")}] but the role table says [${expected.join(", ")}]`);
+      }
+    }
+  }
+  if (problems.length > 0) {
+    throw new Error(
+      `Authorization fails closed, so the GraphQL schema is refused: ${problems.join("; ")}. ` +
+        `Name every Query and Mutation field in src/auth/access-policy.ts and declare it with @Authorized(rolesFor("<field>")).`,
+    );
+  }
+}
+
+function sameRoles(a: readonly Role[], b: readonly Role[]): boolean {
+  return a.length === b.length && a.every((role) => b.includes(role));
+}

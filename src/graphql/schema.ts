@@ -8,24 +8,31 @@ import { ProjectResolver } from "../components/projects/project.resolver";
 import { StudentResolver } from "../components/students/student.resolver";
 import { TeacherResolver } from "../components/teachers/teacher.resolver";
 import { REPO_ROOT } from "../config";
-import { authChecker } from "./auth-checker";
+import { assertRootFieldRules, authChecker } from "./auth-checker";
 import { wrapMutationsInEnvelope } from "./mutation-envelope";
 
 export const SCHEMA_FILE = path.join(REPO_ROOT, "schema", "schema.graphql");
 
+export const RESOLVERS = [ProjectResolver, TeacherResolver, StudentResolver] as const;
+
 let schema: GraphQLSchema | undefined;
 
 export function getSchema(): GraphQLSchema {
-  if (!schema) {
-    schema = buildSchemaSync({
-      resolvers: [ProjectResolver, TeacherResolver, StudentResolver],
-      authChecker,
-      // Values are validated by the domain services, shared with REST; inputs here only fix shapes.
-      validate: false,
-    });
-    wrapMutationsInEnvelope(schema);
-  }
+  schema ??= buildAppSchema(RESOLVERS);
   return schema;
+}
+
+/** Builds the schema of these resolvers; throws when a root field has no rule in the role table (fail closed). */
+export function buildAppSchema(resolvers: readonly Function[]): GraphQLSchema {
+  const built = buildSchemaSync({
+    resolvers: resolvers as [Function, ...Function[]],
+    authChecker,
+    // Values are validated by the domain services, shared with REST; inputs here only fix shapes.
+    validate: false,
+  });
+  assertRootFieldRules(built, resolvers);
+  wrapMutationsInEnvelope(built);
+  return built;
 }
 
 /** The SDL as committed in schema/schema.graphql. */

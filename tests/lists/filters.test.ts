@@ -2,7 +2,7 @@
 // and total counts the matches (not the page).
 import { ListProjectsDocument, ListStudentsDocument, type ProjectFilterInput } from "../generated/graphql";
 import { startTestApp, type TestApp } from "../helpers/app";
-import { STUDENT, insertProjects, insertStudents, insertTeachers } from "./support";
+import { STUDENT, TEACHER, insertProjects, insertStudents, insertTeachers } from "./support";
 
 describe("list filters", () => {
   let t: TestApp;
@@ -92,7 +92,7 @@ describe("list filters", () => {
 
   it("when students are filtered by class_code, then only that class comes back, by id, case-sensitively", async () => {
     const list = async (class_code: string | null) => {
-      const res = await t.gql(ListStudentsDocument, { filter: { class_code } }, STUDENT);
+      const res = await t.gql(ListStudentsDocument, { filter: { class_code } }, TEACHER);
       expect(res.errors).toBeUndefined();
       return { ids: res.data!.students.items.map((s) => s.student_id), total: res.data!.students.total };
     };

@@ -18,7 +18,7 @@ import {
 } from "../generated/graphql";
 import { startTestApp, type TestApp } from "../helpers/app";
 import { dropTestDatabase, testDbName, testMongoUri } from "../helpers/database";
-import { STUDENT, insertProjects, insertStudents, insertTeachers, range } from "./support";
+import { STUDENT, TEACHER, insertProjects, insertStudents, insertTeachers, range } from "./support";
 
 interface QueryShape {
   label: string;
@@ -127,8 +127,8 @@ describe("indexes behind the lists", () => {
           () => t.gql(ListProjectsDocument, { filter: { company_id: 3, project_status: "completed", teacher_id: 5 } }, STUDENT),
         ],
         ["teachers", () => t.gql(ListTeachersDocument, {}, STUDENT)],
-        ["students", () => t.gql(ListStudentsDocument, {}, STUDENT)],
-        ["students by class_code", () => t.gql(ListStudentsDocument, { filter: { class_code: "C3" } }, STUDENT)],
+        ["students", () => t.gql(ListStudentsDocument, {}, TEACHER)],
+        ["students by class_code", () => t.gql(ListStudentsDocument, { filter: { class_code: "C3" } }, TEACHER)],
         ["relations", () => t.gql(ProjectsWithTeachersDocument, { limit: 50 }, STUDENT)],
       ];
       for (const [name, run] of requests) {

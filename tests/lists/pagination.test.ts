@@ -10,7 +10,7 @@ import {
   type ProjectFilterInput,
 } from "../generated/graphql";
 import { startTestApp, type TestApp } from "../helpers/app";
-import { ADMIN, STUDENT, insertProjects, insertStudents, insertTeachers, range } from "./support";
+import { ADMIN, STUDENT, TEACHER, insertProjects, insertStudents, insertTeachers, range } from "./support";
 
 interface PageView {
   ids: number[];
@@ -45,7 +45,7 @@ describe("pagination of the lists", () => {
     return { page: { ...p, ids: p.items.map((i) => i.teacher_id) } };
   };
   const studentsPage: Fetch = async (offset, limit) => {
-    const res = await t.gql(ListStudentsDocument, { offset, limit }, STUDENT);
+    const res = await t.gql(ListStudentsDocument, { offset, limit }, TEACHER);
     if (res.errors) return { code: res.errors[0].extensions?.code };
     const p = res.data!.students;
     return { page: { ...p, ids: p.items.map((i) => i.student_id) } };

@@ -4,6 +4,8 @@ import type { ProjectDoc } from "../../src/components/projects/project.model";
 
 export const ADMIN = { "x-user-role": "admin" };
 export const STUDENT = { "x-user-role": "student" };
+/** Students' personal data is for teachers and admins (contract: "Who may read what"). */
+export const TEACHER = { "x-user-role": "teacher" };
 
 export type ProjectSpec = Pick<ProjectDoc, "project_id"> & Partial<Omit<ProjectDoc, "project_id">>;
 

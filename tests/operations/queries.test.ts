@@ -110,7 +110,7 @@ describe("single-item queries", () => {
       const student = await createStudent(t, { email: "Query.Me@Example.com", class_code: "Q1" });
       const stored = (await t.db.models.Student.findOne({ student_id: student.student_id }).lean())!;
 
-      const res = await t.gql(GetStudentDocument, { studentId: student.student_id }, STUDENT);
+      const res = await t.gql(GetStudentDocument, { studentId: student.student_id }, TEACHER);
 
       expect(res.errors).toBeUndefined();
       expect(res.data?.student).toEqual({
@@ -213,7 +213,7 @@ describe("single-item queries", () => {
       expect(res.data?.project?.project_id).toBe(project.project_id);
     });
 
-    it.each(["student", "teacher", "admin"])(
+    it.each(["teacher", "admin"])(
       "when a teacher and a student are asked for in jwt mode acting as %s, then they are answered",
       async (role) => {
         const teacher = await createTeacher(t);
@@ -227,5 +227,17 @@ describe("single-item queries", () => {
         expect(studentRes.data?.student).toEqual(student);
       },
     );
+
+    it("when a teacher and a student are asked for in jwt mode acting as student, then the teacher is answered and the student is FORBIDDEN", async () => {
+      const teacher = await createTeacher(t);
+      const student = await createStudent(t);
+      const headers = await bearer("student");
+
+      const teacherRes = await j.gql(GetTeacherDocument, { teacherId: teacher.teacher_id }, headers);
+      const studentRes = await j.gql(GetStudentDocument, { studentId: student.student_id }, headers);
+
+      expect(teacherRes.data?.teacher).toEqual({ ...teacher, projects: [] });
+      expectQueryError(studentRes, "FORBIDDEN", /teacher, admin/);
+    });
   });
 });

@@ -2,6 +2,7 @@
 // the ProjectPayload envelope by graphql/mutation-envelope.ts.
 import { Arg, Args, Authorized, Ctx, FieldResolver, Int, Mutation, Query, Resolver, Root } from "type-graphql";
 import { rolesFor } from "../../auth/access-policy";
+import { listCost } from "../../graphql/query-cost";
 import type { Context } from "../../graphql/context";
 import { Teacher } from "../teachers/teacher.type";
 import type { TeacherRecord } from "../teachers";
@@ -11,19 +12,19 @@ import { Project, ProjectPage, ProjectPayload } from "./project.type";
 
 @Resolver(() => Project)
 export class ProjectResolver {
-  @Authorized(rolesFor("read"))
+  @Authorized(rolesFor("project"))
   @Query(() => Project, { nullable: true, description: "A project by id; null when none has that id" })
   project(@Arg("projectId", () => Int) projectId: number, @Ctx() ctx: Context): Promise<ProjectRecord | null> {
     return ctx.services.projects.get(projectId);
   }
 
-  @Authorized(rolesFor("read"))
-  @Query(() => ProjectPage, { description: "Projects ordered by project_id, optionally filtered" })
+  @Authorized(rolesFor("projects"))
+  @Query(() => ProjectPage, { complexity: listCost, description: "Projects ordered by project_id, optionally filtered" })
   projects(@Args() { filter, offset, limit }: ProjectListArgs, @Ctx() ctx: Context) {
     return ctx.services.projects.list(filter ?? {}, { offset, limit });
   }
 
-  @Authorized(rolesFor("read"))
+  @Authorized(rolesFor("projectStatuses"))
   @Query(() => [String], { description: "Statuses allowed by PROJECT_STATUS_WORKFLOW; empty when any is allowed" })
   projectStatuses(@Ctx() ctx: Context): string[] {
     return ctx.services.projects.statuses();

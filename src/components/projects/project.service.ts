@@ -166,14 +166,24 @@ export class ProjectService {
     return toPage(docs.map(toProjectRecord), total, bounds);
   }
 
-  /** Batch read for loaders: every project of each teacher, in key order, ordered by project_id. */
-  async findByTeacherIds(teacherIds: readonly number[]): Promise<ProjectRecord[][]> {
-    const docs = await this.projects
-      .find({ teacher_id: { $in: [...teacherIds] } })
-      .sort({ project_id: 1 })
-      .lean();
-    const byTeacher = new Map<number, ProjectRecord[]>(teacherIds.map((id) => [id, []]));
+  /**
+   * Batch read for loaders: one page (offset/limit, checked like every page) of each teacher's projects, in key
+   * order, ordered by project_id. One query reads every project of these teachers and the pages are cut here:
+   * neither MongoDB's find nor FerretDB's aggregation can cut a page per teacher. With a single teacher the page
+   * is cut by the query itself.
+   */
+  async findByTeacherIds(teacherIds: readonly number[], page?: PageRequest): Promise<ProjectRecord[][]> {
+    const { offset, limit } = pageBounds(page);
+    const ids = [...new Set(teacherIds)];
+    const query = this.projects.find({ teacher_id: { $in: ids } }).sort({ project_id: 1 });
+    const single = ids.length === 1;
+    if (single) query.skip(offset).limit(limit);
+    const docs = await query.lean();
+    const byTeacher = new Map<number, ProjectRecord[]>(ids.map((id) => [id, []]));
     for (const doc of docs) byTeacher.get(doc.teacher_id!)?.push(toProjectRecord(doc));
-    return teacherIds.map((id) => byTeacher.get(id)!);
+    return teacherIds.map((id) => {
+      const all = byTeacher.get(id)!;
+      return single ? all : all.slice(offset, offset + limit);
+    });
   }
 }

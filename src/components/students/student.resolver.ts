@@ -3,6 +3,7 @@
 import { GraphQLSafeInt } from "graphql-scalars";
 import { Arg, Args, Authorized, Ctx, Mutation, Query, Resolver } from "type-graphql";
 import { rolesFor } from "../../auth/access-policy";
+import { listCost } from "../../graphql/query-cost";
 import type { Context } from "../../graphql/context";
 import { CreateStudentInput, StudentListArgs, UpdateStudentArgs } from "./student.inputs";
 import type { StudentRecord } from "./student.service";
@@ -10,14 +11,14 @@ import { Student, StudentPage, StudentPayload } from "./student.type";
 
 @Resolver(() => Student)
 export class StudentResolver {
-  @Authorized(rolesFor("read"))
+  @Authorized(rolesFor("student"))
   @Query(() => Student, { nullable: true, description: "A student by id; null when none has that id" })
   student(@Arg("studentId", () => GraphQLSafeInt) studentId: number, @Ctx() ctx: Context): Promise<StudentRecord | null> {
     return ctx.services.students.get(studentId);
   }
 
-  @Authorized(rolesFor("read"))
-  @Query(() => StudentPage, { description: "Students ordered by student_id, optionally filtered by class_code" })
+  @Authorized(rolesFor("students"))
+  @Query(() => StudentPage, { complexity: listCost, description: "Students ordered by student_id, optionally filtered by class_code" })
   students(@Args() { filter, offset, limit }: StudentListArgs, @Ctx() ctx: Context) {
     return ctx.services.students.list(filter ?? {}, { offset, limit });
   }

@@ -4,6 +4,7 @@ import { Arg, Args, Authorized, Ctx, FieldResolver, Int, Mutation, Query, Resolv
 import { rolesFor } from "../../auth/access-policy";
 import type { Context } from "../../graphql/context";
 import { PageArgs } from "../../graphql/envelope.types";
+import { listCost } from "../../graphql/query-cost";
 import { Project } from "../projects/project.type";
 import type { ProjectRecord } from "../projects";
 import { CreateTeacherInput, UpdateTeacherArgs } from "./teacher.inputs";
@@ -12,14 +13,14 @@ import { Teacher, TeacherPage, TeacherPayload } from "./teacher.type";
 
 @Resolver(() => Teacher)
 export class TeacherResolver {
-  @Authorized(rolesFor("read"))
+  @Authorized(rolesFor("teacher"))
   @Query(() => Teacher, { nullable: true, description: "A teacher by id; null when none has that id" })
   teacher(@Arg("teacherId", () => Int) teacherId: number, @Ctx() ctx: Context): Promise<TeacherRecord | null> {
     return ctx.services.teachers.get(teacherId);
   }
 
-  @Authorized(rolesFor("read"))
-  @Query(() => TeacherPage, { description: "Teachers ordered by teacher_id" })
+  @Authorized(rolesFor("teachers"))
+  @Query(() => TeacherPage, { complexity: listCost, description: "Teachers ordered by teacher_id" })
   teachers(@Args() { offset, limit }: PageArgs, @Ctx() ctx: Context) {
     return ctx.services.teachers.list({ offset, limit });
   }
@@ -40,8 +41,11 @@ export class TeacherResolver {
     return teacher;
   }
 
-  @FieldResolver(() => [Project], { description: "Projects this teacher is assigned to, ordered by project_id" })
-  projects(@Root() teacher: TeacherRecord, @Ctx() ctx: Context): Promise<ProjectRecord[]> {
-    return ctx.loaders.projectsByTeacherId.load(teacher.teacher_id);
+  @FieldResolver(() => [Project], {
+    complexity: listCost,
+    description: "A page of this teacher's projects, ordered by project_id",
+  })
+  projects(@Root() teacher: TeacherRecord, @Args() { offset, limit }: PageArgs, @Ctx() ctx: Context): Promise<ProjectRecord[]> {
+    return ctx.loaders.projectsByTeacherId.load({ teacher_id: teacher.teacher_id, offset, limit });
   }
 }
