@@ -54,7 +54,7 @@ export type TextKind = "line" | "multiline" | "identifier";
 export function textProblem(value: string, max: number, kind: TextKind = "line"): string | null {
   const control = (kind === "multiline" ? CONTROL_MULTILINE : CONTROL).exec(value);
   if (control) {
-    return `must not contain control characters (found ${codePoint(control[0])}${kind === "multiline" ? "; only newline and tab are allowed" : ""})`;
+    return `must not contain control characters${kind === "multiline" ? " other than newline and tab" : ""} (found ${codePoint(control[0])})`;
   }
   const surrogate = LONE_SURROGATE.exec(value);
   if (surrogate) return `must not contain an unpaired UTF-16 surrogate (found ${codePoint(surrogate[0])})`;
