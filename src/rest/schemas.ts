@@ -6,10 +6,11 @@
 // dates, URLs, text rules) stay with the zod checks in the services, which report every invalid field at once with
 // the same messages over GraphQL and REST; here they appear only as the descriptions the shapes carry.
 import { z } from "zod";
-import { AssignTeacherSchema, CreateProjectSchema, UpdateProjectStatusSchema } from "../components/projects";
-import { UpdateStudentSchema } from "../components/students";
-import { UpdateTeacherSchema } from "../components/teachers";
+import { AssignTeacherSchema, CreateProjectSchema, UpdateProjectStatusSchema, type ProjectRecord } from "../components/projects";
+import { UpdateStudentSchema, type StudentRecord } from "../components/students";
+import { UpdateTeacherSchema, type TeacherRecord } from "../components/teachers";
 import { ErrorCode } from "../shared/errors";
+import type { SameFields } from "../shared/validation";
 
 /** A request body's JSON schema, carrying (for the compiler only) the TypeScript type of the body it accepts. */
 export type BodySchema<Body> = Readonly<Record<string, unknown>> & { readonly __body?: Body };
@@ -113,6 +114,13 @@ export const Student = {
   },
   additionalProperties: false,
 } as const;
+
+// Responses are serialised with these schemas (a field they lack is dropped from the answer), so the compiler checks
+// that they list exactly the fields of the records the services return (timestamps of teachers and students aside,
+// as the contract's types have none).
+true satisfies SameFields<(typeof Project)["properties"], ProjectRecord>;
+true satisfies SameFields<(typeof Teacher)["properties"], Omit<TeacherRecord, "created_at" | "updated_at">>;
+true satisfies SameFields<(typeof Student)["properties"], Omit<StudentRecord, "created_at" | "updated_at">>;
 
 // ---- envelopes
 
