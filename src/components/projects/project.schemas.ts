@@ -53,6 +53,10 @@ export const ProjectFilterSchema = z.strictObject({
 /** Path or GraphQL argument naming a project. */
 export const ProjectIdArg = z.strictObject({ projectId: positiveIdField() });
 
+/** What the service checks at once: the argument and the input's fields, one flat list of field names. */
+export const AssignTeacherRequest = ProjectIdArg.extend(AssignTeacherSchema.shape);
+export const UpdateProjectStatusRequest = ProjectIdArg.extend(UpdateProjectStatusSchema.shape);
+
 export type CreateProjectValues = z.input<typeof CreateProjectSchema>;
 export type AssignTeacherValues = z.input<typeof AssignTeacherSchema>;
 export type UpdateProjectStatusValues = z.input<typeof UpdateProjectStatusSchema>;

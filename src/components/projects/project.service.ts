@@ -8,11 +8,11 @@ import { nameKey, validate } from "../../shared/validation";
 import type { TeacherService } from "../teachers";
 import type { ProjectDoc, ProjectModel } from "./project.model";
 import {
-  AssignTeacherSchema,
+  AssignTeacherRequest,
   CreateProjectSchema,
   ProjectFilterSchema,
   ProjectIdArg,
-  UpdateProjectStatusSchema,
+  UpdateProjectStatusRequest,
   type AssignTeacherValues,
   type CreateProjectValues,
   type ProjectFilter,
@@ -87,7 +87,7 @@ export class ProjectService {
   }
 
   async assignTeacher(projectId: number, input: AssignTeacherValues): Promise<ProjectRecord> {
-    const { projectId: project_id, new_teacher_id: teacher_id } = validate(ProjectIdArg.extend(AssignTeacherSchema.shape), {
+    const { projectId: project_id, new_teacher_id: teacher_id } = validate(AssignTeacherRequest, {
       projectId,
       ...input,
     });
@@ -111,7 +111,7 @@ export class ProjectService {
   }
 
   async updateStatus(projectId: number, input: UpdateProjectStatusValues): Promise<ProjectRecord> {
-    const { projectId: project_id, project_status: next } = validate(ProjectIdArg.extend(UpdateProjectStatusSchema.shape), {
+    const { projectId: project_id, project_status: next } = validate(UpdateProjectStatusRequest, {
       projectId,
       ...input,
     });

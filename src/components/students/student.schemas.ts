@@ -25,6 +25,9 @@ export const StudentFilterSchema = z.strictObject({ class_code: classCodeField()
 /** Path or GraphQL argument naming a student (int64 within ±(2^53−1)). */
 export const StudentIdArg = z.strictObject({ studentId: positiveIdField() });
 
+/** What updateStudent checks at once: the argument and the input's fields. */
+export const UpdateStudentRequest = StudentIdArg.extend(UpdateStudentSchema.shape);
+
 export type CreateStudentValues = z.input<typeof CreateStudentSchema>;
 export type UpdateStudentValues = z.input<typeof UpdateStudentSchema>;
 export type StudentFilter = z.input<typeof StudentFilterSchema>;

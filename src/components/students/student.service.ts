@@ -9,7 +9,7 @@ import {
   CreateStudentSchema,
   StudentFilterSchema,
   StudentIdArg,
-  UpdateStudentSchema,
+  UpdateStudentRequest,
   type CreateStudentValues,
   type StudentFilter,
   type UpdateStudentValues,
@@ -59,7 +59,7 @@ export class StudentService {
 
   /** Updates the given fields; with neither field it changes nothing and returns the student. */
   async update(studentId: number, input: UpdateStudentValues): Promise<StudentRecord> {
-    const { studentId: student_id, ...fields } = validate(StudentIdArg.extend(UpdateStudentSchema.shape), { studentId, ...input });
+    const { studentId: student_id, ...fields } = validate(UpdateStudentRequest, { studentId, ...input });
     const set: Partial<Pick<StudentDoc, "student_name" | "class_code">> = {};
     if (fields.student_name != null) set.student_name = fields.student_name;
     if (fields.class_code != null) set.class_code = fields.class_code;

@@ -9,5 +9,8 @@ export const UpdateTeacherSchema = z.strictObject({ teacher_name: nameField() })
 /** Path or GraphQL argument naming a teacher. */
 export const TeacherIdArg = z.strictObject({ teacherId: positiveIdField() });
 
+/** What updateTeacher checks at once: the argument and the input's fields. */
+export const UpdateTeacherRequest = TeacherIdArg.extend(UpdateTeacherSchema.shape);
+
 export type CreateTeacherValues = z.input<typeof CreateTeacherSchema>;
 export type UpdateTeacherValues = z.input<typeof UpdateTeacherSchema>;

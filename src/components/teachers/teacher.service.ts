@@ -8,7 +8,7 @@ import type { TeacherDoc, TeacherModel } from "./teacher.model";
 import {
   CreateTeacherSchema,
   TeacherIdArg,
-  UpdateTeacherSchema,
+  UpdateTeacherRequest,
   type CreateTeacherValues,
   type UpdateTeacherValues,
 } from "./teacher.schemas";
@@ -47,7 +47,7 @@ export class TeacherService {
 
   /** Renames a teacher. An unknown teacher is BAD_REQUEST: the original interface lists no not-found here. */
   async update(teacherId: number, input: UpdateTeacherValues): Promise<TeacherRecord> {
-    const { teacherId: teacher_id, teacher_name } = validate(TeacherIdArg.extend(UpdateTeacherSchema.shape), {
+    const { teacherId: teacher_id, teacher_name } = validate(UpdateTeacherRequest, {
       teacherId,
       ...input,
     });
