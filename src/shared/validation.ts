@@ -36,10 +36,13 @@ const LONE_SURROGATE = /\p{Cs}/u;
  */
 const BIDI_CONTROL = /[\u202A-\u202E\u2066-\u2069]/u;
 /**
- * Characters that show nothing: white space, format characters (zero-width space/joiners, U+FEFF, marks, soft
- * hyphen, word joiner, ...) and the blank fillers some scripts have. A text made only of these is empty.
+ * Characters that show nothing besides white space: format characters (zero-width space/joiners, U+FEFF, marks,
+ * soft hyphen, word joiner, ...) and the blank fillers some scripts have. A text made only of these and white space
+ * is empty.
  */
-const INVISIBLE = /[\s\p{Cf}\u034F\u115F\u1160\u17B4\u17B5\u180B-\u180F\u3164\uFFA0]/gu;
+const HIDDEN = "\\p{Cf}\\u034F\\u115F\\u1160\\u17B4\\u17B5\\u180B-\\u180F\\u3164\\uFFA0";
+const HIDDEN_CHAR = new RegExp(`[${HIDDEN}]`, "u");
+const INVISIBLE = new RegExp(`[\\s${HIDDEN}]`, "gu");
 
 const codePoint = (char: string) => `U+${char.codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")}`;
 
@@ -63,11 +66,15 @@ export function textProblem(value: string, max: number, kind: TextKind = "line")
   if (value.length === 0) return "must not be empty";
   if (value.replace(INVISIBLE, "").length === 0) return "must not be empty: it contains only invisible characters";
   if (kind === "identifier") {
-    const invisible = /[\p{Cf}\u034F\u115F\u1160\u17B4\u17B5\u180B-\u180F\u3164\uFFA0]/u.exec(value);
+    const invisible = HIDDEN_CHAR.exec(value);
     if (invisible) return `must not contain invisible characters (found ${codePoint(invisible[0])})`;
   }
-  const length = [...value].length;
-  if (length > max) return `must be at most ${max} characters (got ${length})`;
+  // UTF-16 units are never fewer than characters: count characters only when the units exceed the limit.
+  if (value.length > max) {
+    let length = 0;
+    for (const _char of value) length++;
+    if (length > max) return `must be at most ${max} characters (got ${length})`;
+  }
   return null;
 }
 
