@@ -1,11 +1,26 @@
 // GraphQL shapes shared by every component: the ErrorCode enum, the mutation payload and the list page.
 import { ArgsType, Field, Int, ObjectType, registerEnumType, type ClassType } from "type-graphql";
-import { PAGE_DEFAULT_LIMIT, PAGE_MAX_LIMIT } from "../shared/pagination";
-import { ErrorCode } from "../shared/errors";
+import { PAGE_DEFAULT_LIMIT, PAGE_MAX_LIMIT, PAGE_MAX_OFFSET } from "../shared/pagination";
+import { ErrorCode, type FieldError as FieldErrorValue } from "../shared/errors";
 
 registerEnumType(ErrorCode, { name: "ErrorCode", description: "Why an operation failed" });
 
-/** `XPayload { success message code data }`: the envelope every mutation returns, never null. */
+@ObjectType({ description: "One problem of a mutation, tied to the input field or argument it concerns" })
+export class FieldError implements FieldErrorValue {
+  @Field(() => String, {
+    nullable: true,
+    description: "The input field or argument as the interface names it (end_date, projectId); null: no single field",
+  })
+  field!: string | null;
+
+  @Field({ description: "What is wrong and how to fix it, naming the field" })
+  message!: string;
+
+  @Field(() => ErrorCode)
+  code!: ErrorCode;
+}
+
+/** `XPayload { success message code data errors }`: the envelope every mutation returns, never null. */
 export function PayloadType<T extends object>(name: string, dataType: ClassType<T>) {
   @ObjectType(name, { description: `Result of a mutation returning ${dataType.name}: data on success, code and message on failure` })
   class Payload {
@@ -20,6 +35,11 @@ export function PayloadType<T extends object>(name: string, dataType: ClassType<
 
     @Field(() => dataType, { nullable: true, description: "The resource after the change; null on failure" })
     data!: T | null;
+
+    @Field(() => [FieldError], {
+      description: "Empty on success; on failure every problem found (all invalid fields at once), the first being message and code",
+    })
+    errors!: FieldError[];
   }
   return Payload;
 }
@@ -49,7 +69,7 @@ export function PageType<T extends object>(name: string, itemType: ClassType<T>)
 /** offset and limit of every list query. */
 @ArgsType()
 export class PageArgs {
-  @Field(() => Int, { defaultValue: 0, description: "Items to skip (0 to 1000000)" })
+  @Field(() => Int, { defaultValue: 0, description: `Items to skip (0 to ${PAGE_MAX_OFFSET})` })
   offset!: number;
 
   @Field(() => Int, { defaultValue: PAGE_DEFAULT_LIMIT, description: `Page size, 1 to ${PAGE_MAX_LIMIT}` })

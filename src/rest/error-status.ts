@@ -1,8 +1,9 @@
 // The one mapping between the domain's ErrorCode and HTTP, and the one normalisation of anything thrown on a REST
 // route (domain errors, framework errors such as malformed JSON or an oversized body, bugs) into a status and the
-// error envelope {success: false, message, code}.
+// error envelope {success: false, message, code, errors}.
 import type { FastifyBaseLogger } from "fastify";
-import { DomainError, ErrorCode, INTERNAL_MESSAGE } from "../shared/errors";
+import { fieldErrorsOf } from "../shared/envelope";
+import { DomainError, ErrorCode, INTERNAL_MESSAGE, type FieldError } from "../shared/errors";
 
 export const HTTP_STATUS: Record<ErrorCode, number> = {
   [ErrorCode.BAD_REQUEST]: 400,
@@ -30,6 +31,13 @@ export interface ErrorBody {
   success: false;
   message: string;
   code: ErrorCode;
+  /** Every problem found; a failure that is not about fields has one entry with field null. */
+  errors: FieldError[];
+}
+
+/** The body of a failure with one problem that belongs to no field. */
+export function errorBody(code: ErrorCode, message: string): ErrorBody {
+  return { success: false, message, code, errors: [{ field: null, message, code }] };
 }
 
 export interface ErrorReply {
@@ -59,18 +67,21 @@ function isClientError(err: unknown): err is Error & { statusCode: number; code?
 /** Normalises anything thrown; internal failures are logged here with their detail and answered generically. */
 export function toErrorReply(err: unknown, log: FastifyBaseLogger): ErrorReply {
   if (err instanceof DomainError && !err.isInternal) {
-    return { status: HTTP_STATUS[err.code], body: { success: false, message: err.message, code: err.code } };
+    return {
+      status: HTTP_STATUS[err.code],
+      body: { success: false, message: err.message, code: err.code, errors: fieldErrorsOf(err) },
+    };
   }
   if (isClientError(err)) {
     const describe = err.code ? FRAMEWORK_MESSAGES[err.code] : undefined;
     // A JSON syntax error thrown by the body parser carries status 400 but no Fastify code.
     const message = describe ? describe(err) : err instanceof SyntaxError ? `malformed JSON body: ${err.message}` : err.message;
-    return { status: err.statusCode, body: { success: false, message, code: codeForClientStatus(err.statusCode) } };
+    return { status: err.statusCode, body: errorBody(codeForClientStatus(err.statusCode), message) };
   }
   log.error({ err: err instanceof DomainError ? (err.cause ?? err) : err }, "internal error");
   return {
     status: HTTP_STATUS[ErrorCode.INTERNAL_SERVER_ERROR],
-    body: { success: false, message: INTERNAL_MESSAGE, code: ErrorCode.INTERNAL_SERVER_ERROR },
+    body: errorBody(ErrorCode.INTERNAL_SERVER_ERROR, INTERNAL_MESSAGE),
   };
 }
 
@@ -78,6 +89,6 @@ export function notFoundReply(method: string, url: string): ErrorReply {
   const path = url.split("?")[0].slice(0, 200);
   return {
     status: HTTP_STATUS[ErrorCode.NOT_FOUND],
-    body: { success: false, message: `no route ${method} ${path}`, code: ErrorCode.NOT_FOUND },
+    body: errorBody(ErrorCode.NOT_FOUND, `no route ${method} ${path}`),
   };
 }

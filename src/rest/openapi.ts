@@ -16,6 +16,7 @@ const COMPONENTS: Record<string, object> = {
   Teacher: schemas.Teacher,
   Student: schemas.Student,
   ErrorCode: schemas.ErrorCodeSchema,
+  FieldError: schemas.FieldError,
   ErrorEnvelope: schemas.ErrorEnvelope,
   ProjectEnvelope: schemas.ProjectEnvelope,
   TeacherEnvelope: schemas.TeacherEnvelope,
@@ -131,7 +132,7 @@ export function buildOpenApiDocument(routes: RouteOptions[]): OpenApiDocument {
       version: INTERFACE_VERSION,
       description:
         "The original REST interface, served over the same domain logic as the GraphQL API at /graphql. " +
-        "Success bodies are {success: true, message, data}; every error body is {success: false, message, code}.",
+        "Success bodies are {success: true, message, data}; every error body is {success: false, message, code, errors} (errors: every problem, each naming its field).",
     },
     tags: [{ name: "projects" }, { name: "teachers" }, { name: "students" }],
     paths,

@@ -1,11 +1,10 @@
 // REST routes of projects: create, assign a teacher, change status.
-import type { CreateProjectValues } from "../components/projects";
 import type { RestRoute } from "./route";
-import { pathId } from "./route";
+import { pathId, restRoute } from "./route";
 import { AssignTeacherInput, CreateProjectInput, idParam, ProjectEnvelope, UpdateProjectStatusInput } from "./schemas";
 
 export const projectRoutes: RestRoute[] = [
-  {
+  restRoute({
     method: "POST",
     url: "/projects",
     operation: "createProject",
@@ -15,9 +14,9 @@ export const projectRoutes: RestRoute[] = [
     body: CreateProjectInput,
     response: ProjectEnvelope,
     domainErrors: [409],
-    run: (services, _params, body: CreateProjectValues) => services.projects.create(body),
-  },
-  {
+    run: (services, _params, body) => services.projects.create(body),
+  }),
+  restRoute({
     method: "PUT",
     url: "/projects/:projectId/teacher",
     operation: "assignTeacher",
@@ -29,8 +28,8 @@ export const projectRoutes: RestRoute[] = [
     response: ProjectEnvelope,
     domainErrors: [404, 409],
     run: (services, params, body) => services.projects.assignTeacher(pathId(params.projectId), body),
-  },
-  {
+  }),
+  restRoute({
     method: "PUT",
     url: "/projects/:projectId/updateStatus",
     operation: "updateProjectStatus",
@@ -43,5 +42,5 @@ export const projectRoutes: RestRoute[] = [
     // 409 only when the status keeps changing concurrently.
     domainErrors: [404, 409],
     run: (services, params, body) => services.projects.updateStatus(pathId(params.projectId), body),
-  },
+  }),
 ];

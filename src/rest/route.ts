@@ -3,10 +3,12 @@
 // routes file stays a list of declarations.
 import type { Operation } from "../auth/access-policy";
 import type { Services } from "../services";
+import type { BodySchema } from "./schemas";
 
 export type MutationOperation = Exclude<Operation, "read">;
 
-export interface RestRoute {
+/** A route whose body has the TypeScript type `Body`, taken from its body schema (see restRoute). */
+export interface RestRoute<Body = unknown> {
   method: "POST" | "PUT";
   /** Fastify syntax (":projectId"). */
   url: string;
@@ -15,14 +17,18 @@ export interface RestRoute {
   tag: string;
   successStatus: 200 | 201;
   params?: object;
-  body: object;
+  /** Generated from the operation's zod shape; Ajv checks it before run() (types, required and unknown fields). */
+  body: BodySchema<Body>;
   /** The success envelope's schema. */
   response: object;
   /** Error statuses the service may answer besides 400/401/403/500 (e.g. 404, 409). */
   domainErrors: number[];
-  /** The one service call; params are the validated path strings, body the validated JSON body. */
-  run(services: Services, params: Record<string, string>, body: any): Promise<unknown>;
+  /** The one service call; params are the validated path strings, body the JSON body of the schema's shape. */
+  run(services: Services, params: Record<string, string>, body: Body): Promise<unknown>;
 }
+
+/** Declares a route; `body` in run() gets the type of the body schema's zod shape, so no route takes `any`. */
+export const restRoute = <Body>(route: RestRoute<Body>): RestRoute<Body> => route;
 
 /** A path id validated by idParam(): digits only, so Number() is exact or, past 2^53, rejected by the service. */
 export const pathId = (value: string): number => Number(value);

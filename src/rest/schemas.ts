@@ -1,14 +1,60 @@
-// JSON schemas of the REST facade: request shapes (types, required and unknown fields — never value rules, which the
-// domain services own) and response shapes. The routes validate and serialise with them and the OpenAPI document
-// is generated from them; openapi.ts names the exported objects as components.
+// JSON schemas of the REST facade: request shapes and response shapes. The routes validate and serialise with them
+// and the OpenAPI document is generated from them; openapi.ts names the exported objects as components.
+//
+// Request bodies are generated from the components' zod shapes (the one definition of each input), keeping only
+// what Ajv should check before the service runs: JSON types, required and unknown fields. Value rules (lengths,
+// dates, URLs, text rules) stay with the zod checks in the services, which report every invalid field at once with
+// the same messages over GraphQL and REST; here they appear only as the descriptions the shapes carry.
+import { z } from "zod";
+import { AssignTeacherSchema, CreateProjectSchema, UpdateProjectStatusSchema, type ProjectRecord } from "../components/projects";
+import { UpdateStudentSchema, type StudentRecord } from "../components/students";
+import { UpdateTeacherSchema, type TeacherRecord } from "../components/teachers";
 import { ErrorCode } from "../shared/errors";
-import { LIMITS } from "../shared/validation";
+import type { SameFields } from "../shared/validation";
 
-// Descriptions only document the service's rules (from the same LIMITS); nothing here enforces them.
-const name = { type: "string", description: `trimmed, 1–${LIMITS.name} characters` } as const;
-const date = { type: "string", description: "a real calendar date written YYYY-MM-DD" } as const;
-const status = { type: "string", description: `1–${LIMITS.project_status} characters; PROJECT_STATUS_WORKFLOW may restrict it` } as const;
-const wholeNumber = { type: "integer", description: "a whole number of at least 1" } as const;
+/** A request body's JSON schema, carrying (for the compiler only) the TypeScript type of the body it accepts. */
+export type BodySchema<Body> = Readonly<Record<string, unknown>> & { readonly __body?: Body };
+
+/** Keywords of value rules: the services check these (with their own messages), Ajv does not. */
+const VALUE_KEYWORDS = ["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "minLength", "maxLength", "pattern", "format"];
+
+type JsonNode = Record<string, unknown>;
+
+/**
+ * `anyOf: [{type: "string"}, {type: "null"}]` (how zod writes a nullable field) as `type: ["string", "null"]`, so Ajv
+ * reports one type error ("must be a string or null") instead of one per alternative.
+ */
+function collapseNullable(node: JsonNode): JsonNode {
+  const out: JsonNode = {};
+  for (const [key, value] of Object.entries(node)) {
+    if (key === "properties") {
+      out[key] = Object.fromEntries(Object.entries(value as Record<string, JsonNode>).map(([k, v]) => [k, collapseNullable(v)]));
+    } else {
+      out[key] = value;
+    }
+  }
+  const anyOf = out.anyOf as JsonNode[] | undefined;
+  const simple = anyOf?.every((alt) => typeof alt.type === "string" && Object.keys(alt).every((k) => k === "type" || k === "description"));
+  if (anyOf && simple) {
+    const { anyOf: _alternatives, ...rest } = out;
+    const description = anyOf.map((alt) => alt.description).find((d) => d !== undefined);
+    return { ...(description === undefined ? {} : { description }), ...rest, type: anyOf.map((alt) => alt.type) };
+  }
+  return out;
+}
+
+/** The JSON schema of a zod input shape: types, required and unknown fields, descriptions. */
+export function bodySchema<S extends z.ZodType>(schema: S): BodySchema<z.input<S>> {
+  const { $schema: _dialect, ...json } = z.toJSONSchema(schema, {
+    io: "input",
+    // Refinements and transforms are value rules; the shape around them is what is kept.
+    unrepresentable: "any",
+    override: ({ jsonSchema }) => {
+      for (const keyword of VALUE_KEYWORDS) delete (jsonSchema as Record<string, unknown>)[keyword];
+    },
+  });
+  return collapseNullable(json) as BodySchema<z.input<S>>;
+}
 
 export const idParam = (param: string) =>
   ({
@@ -20,54 +66,11 @@ export const idParam = (param: string) =>
 
 // ---- request bodies
 
-export const CreateProjectInput = {
-  type: "object",
-  required: ["project_name", "project_desc", "company_id", "project_status", "start_date", "end_date"],
-  properties: {
-    project_name: { ...name, description: `${name.description}; unique per company_id, ignoring case` },
-    project_desc: { type: "string", description: `trimmed, 1–${LIMITS.project_desc} characters` },
-    company_id: wholeNumber,
-    project_status: status,
-    project_url: {
-      type: ["string", "null"],
-      description: `an absolute http or https URL of at most ${LIMITS.project_url} characters`,
-    },
-    start_date: date,
-    end_date: { ...date, description: `${date.description}, not before start_date` },
-  },
-  additionalProperties: false,
-} as const;
-
-export const AssignTeacherInput = {
-  type: "object",
-  required: ["new_teacher_id"],
-  properties: { new_teacher_id: wholeNumber },
-  additionalProperties: false,
-} as const;
-
-export const UpdateProjectStatusInput = {
-  type: "object",
-  required: ["project_status"],
-  properties: { project_status: status },
-  additionalProperties: false,
-} as const;
-
-export const UpdateTeacherInput = {
-  type: "object",
-  required: ["teacher_name"],
-  properties: { teacher_name: name },
-  additionalProperties: false,
-} as const;
-
-export const UpdateStudentInput = {
-  type: "object",
-  description: "Only these fields can change (not email); with neither field nothing changes",
-  properties: {
-    student_name: { ...name, type: ["string", "null"] },
-    class_code: { type: ["string", "null"], description: `trimmed, 1–${LIMITS.class_code} characters` },
-  },
-  additionalProperties: false,
-} as const;
+export const CreateProjectInput = bodySchema(CreateProjectSchema);
+export const AssignTeacherInput = bodySchema(AssignTeacherSchema);
+export const UpdateProjectStatusInput = bodySchema(UpdateProjectStatusSchema);
+export const UpdateTeacherInput = bodySchema(UpdateTeacherSchema);
+export const UpdateStudentInput = bodySchema(UpdateStudentSchema);
 
 // ---- resources
 
@@ -112,17 +115,43 @@ export const Student = {
   additionalProperties: false,
 } as const;
 
+// Responses are serialised with these schemas (a field they lack is dropped from the answer), so the compiler checks
+// that they list exactly the fields of the records the services return (timestamps of teachers and students aside,
+// as the contract's types have none).
+true satisfies SameFields<(typeof Project)["properties"], ProjectRecord>;
+true satisfies SameFields<(typeof Teacher)["properties"], Omit<TeacherRecord, "created_at" | "updated_at">>;
+true satisfies SameFields<(typeof Student)["properties"], Omit<StudentRecord, "created_at" | "updated_at">>;
+
 // ---- envelopes
 
 export const ErrorCodeSchema = { type: "string", enum: Object.values(ErrorCode) } as const;
 
+export const FieldError = {
+  type: "object",
+  required: ["field", "message", "code"],
+  properties: {
+    field: {
+      type: ["string", "null"],
+      description: "the body field or path parameter as the interface names it (end_date, projectId); null: no single field",
+    },
+    message: { type: "string", description: "what is wrong and how to fix it, naming the field" },
+    code: ErrorCodeSchema,
+  },
+  additionalProperties: false,
+} as const;
+
 export const ErrorEnvelope = {
   type: "object",
-  required: ["success", "message", "code"],
+  required: ["success", "message", "code", "errors"],
   properties: {
     success: { type: "boolean", const: false },
-    message: { type: "string", description: "what went wrong, naming the offending field where there is one" },
+    message: { type: "string", description: "what went wrong (the first problem), naming the offending field where there is one" },
     code: ErrorCodeSchema,
+    errors: {
+      type: "array",
+      items: FieldError,
+      description: "every problem found (all invalid fields at once), the first being message and code",
+    },
   },
   additionalProperties: false,
 } as const;

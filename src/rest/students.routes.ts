@@ -1,10 +1,10 @@
 // REST routes of students: update name and class (email cannot change: the body schema rejects it).
 import type { RestRoute } from "./route";
-import { pathId } from "./route";
+import { pathId, restRoute } from "./route";
 import { idParam, StudentEnvelope, UpdateStudentInput } from "./schemas";
 
 export const studentRoutes: RestRoute[] = [
-  {
+  restRoute({
     method: "PUT",
     url: "/students/:studentId",
     operation: "updateStudent",
@@ -16,5 +16,5 @@ export const studentRoutes: RestRoute[] = [
     response: StudentEnvelope,
     domainErrors: [404],
     run: (services, params, body) => services.students.update(pathId(params.studentId), body),
-  },
+  }),
 ];

@@ -1,10 +1,10 @@
 // REST routes of teachers: rename. An unknown teacher is 400, as the original interface lists no 404 here.
 import type { RestRoute } from "./route";
-import { pathId } from "./route";
+import { pathId, restRoute } from "./route";
 import { idParam, TeacherEnvelope, UpdateTeacherInput } from "./schemas";
 
 export const teacherRoutes: RestRoute[] = [
-  {
+  restRoute({
     method: "PUT",
     url: "/teachers/:teacherId",
     operation: "updateTeacher",
@@ -16,5 +16,5 @@ export const teacherRoutes: RestRoute[] = [
     response: TeacherEnvelope,
     domainErrors: [],
     run: (services, params, body) => services.teachers.update(pathId(params.teacherId), body),
-  },
+  }),
 ];

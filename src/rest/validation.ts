@@ -1,15 +1,18 @@
 // Request validation of the REST routes: a strict Ajv of their own (Fastify's default coerces "3" to 3 and strips
-// unknown fields, which the interface forbids), and messages that name the offending field.
+// unknown fields, which the interface forbids), and messages that name the offending field. Every problem of the
+// request's shape is reported (allErrors), each as a FieldError, like the services' value checks.
 import Ajv, { type ErrorObject } from "ajv";
 import type { FastifySchemaCompiler } from "fastify";
 import type { SchemaErrorFormatter } from "fastify/types/schema";
+import { ErrorCode, type FieldError } from "../shared/errors";
+import { invalid, jsonType } from "../shared/validation";
 
 export function strictValidatorCompiler(): FastifySchemaCompiler<object> {
   const ajv = new Ajv({
     coerceTypes: false,
     removeAdditional: false,
     useDefaults: false,
-    allErrors: false,
+    allErrors: true,
     allowUnionTypes: true,
     // parentSchema and data let the messages list the accepted fields and say what was sent.
     verbose: true,
@@ -27,11 +30,16 @@ const TYPE_NAMES: Record<string, string> = {
   null: "null",
 };
 
-function jsonType(value: unknown): string {
-  if (value === null) return "null";
-  if (Array.isArray(value)) return "array";
-  if (typeof value === "number") return Number.isInteger(value) ? "integer" : "number";
-  return typeof value;
+/** The field an error concerns: the property (unknown or missing ones included), null for the whole body. */
+function fieldOf(error: ErrorObject): string | null {
+  const path = error.instancePath.slice(1).replaceAll("/", ".");
+  const property =
+    error.keyword === "additionalProperties"
+      ? String(error.params.additionalProperty)
+      : error.keyword === "required"
+        ? String(error.params.missingProperty)
+        : "";
+  return [path, property].filter(Boolean).join(".") || null;
 }
 
 function describe(error: ErrorObject, part: string): string {
@@ -57,6 +65,17 @@ function describe(error: ErrorObject, part: string): string {
   }
 }
 
-/** One message for the first failure (allErrors is off): that is the field the caller must fix. */
-export const formatSchemaErrors: SchemaErrorFormatter = (errors, dataVar) =>
-  new Error(errors.length > 0 ? describe(errors[0] as ErrorObject, dataVar) : `${dataVar} is invalid`);
+/** Every failure as a FieldError, one per field; the first is the message (Fastify answers it through toErrorReply). */
+export const formatSchemaErrors: SchemaErrorFormatter = (errors, dataVar) => {
+  const fieldErrors: FieldError[] = [];
+  const seen = new Set<string | null>();
+  for (const error of errors as ErrorObject[]) {
+    const field = fieldOf(error);
+    // A field with several problems (e.g. wrong type and a pattern) is listed once, with its first.
+    if (seen.has(field)) continue;
+    seen.add(field);
+    fieldErrors.push({ field, message: describe(error, dataVar), code: ErrorCode.BAD_REQUEST });
+  }
+  if (fieldErrors.length === 0) fieldErrors.push({ field: null, message: `${dataVar} is invalid`, code: ErrorCode.BAD_REQUEST });
+  return invalid(fieldErrors);
+};

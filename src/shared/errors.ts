@@ -39,11 +39,16 @@ export class DomainError extends Error {
   }
 }
 
-export const badRequest = (message: string) => new DomainError(ErrorCode.BAD_REQUEST, message);
-export const unauthorized = (message: string) => new DomainError(ErrorCode.UNAUTHORIZED, message);
-export const forbidden = (message: string) => new DomainError(ErrorCode.FORBIDDEN, message);
-export const notFound = (message: string) => new DomainError(ErrorCode.NOT_FOUND, message);
-export const conflict = (message: string) => new DomainError(ErrorCode.CONFLICT, message);
+/** A DomainError with one problem; `field` names the input field or argument it concerns, if any. */
+function failure(code: ErrorCode, message: string, field: string | null): DomainError {
+  return new DomainError(code, message, { errors: [{ field, message, code }] });
+}
+
+export const badRequest = (message: string, field: string | null = null) => failure(ErrorCode.BAD_REQUEST, message, field);
+export const unauthorized = (message: string) => failure(ErrorCode.UNAUTHORIZED, message, null);
+export const forbidden = (message: string) => failure(ErrorCode.FORBIDDEN, message, null);
+export const notFound = (message: string, field: string | null = null) => failure(ErrorCode.NOT_FOUND, message, field);
+export const conflict = (message: string, field: string | null = null) => failure(ErrorCode.CONFLICT, message, field);
 
 /** Normalises anything thrown into a DomainError; unknown errors become INTERNAL with no detail. */
 export function toDomainError(err: unknown): DomainError {

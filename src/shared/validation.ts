@@ -1,7 +1,12 @@
-// Value validation shared by every transport: the domain services call these, so GraphQL and REST apply
-// exactly the same rules and messages. Each failure is a BAD_REQUEST naming the offending field.
-import { isEmail, isURL } from "class-validator";
-import { badRequest } from "./errors";
+// Value validation shared by every transport. Each field rule below is a zod schema; each resource's input shapes
+// (components/*/*.schemas.ts) are zod objects built from them, so one definition gives the TypeScript types, the
+// REST JSON schemas (rest/schemas.ts) and the checks. validate() runs a shape and reports EVERY invalid field at
+// once as a BAD_REQUEST DomainError whose message and code are the first problem's.
+//
+// Messages: a rule's message is written without its field ("must not be empty"); validate() prefixes the field as
+// the interface names it ("project_name must not be empty"), so GraphQL and REST say exactly the same thing.
+import { z } from "zod";
+import { DomainError, ErrorCode, type FieldError } from "./errors";
 
 export const LIMITS = {
   name: 200,
@@ -12,60 +17,203 @@ export const LIMITS = {
   project_url: 2048,
 } as const;
 
-/** Trims and checks a text field's length (counted in characters, not UTF-16 units). */
-export function text(field: string, value: unknown, max: number): string {
-  if (typeof value !== "string") throw badRequest(`${field} must be a string`);
-  const trimmed = value.trim();
-  const length = [...trimmed].length;
-  if (length < 1 || length > max) {
-    throw badRequest(
-      length < 1 ? `${field} must not be empty` : `${field} must be at most ${max} characters (got ${length})`,
-    );
+// ---- text rules
+
+/**
+ * Control characters: C0 (NUL, ESC of ANSI sequences, ...), DEL and C1, plus the Unicode line and paragraph
+ * separators (they break lines in logs and terminals like a newline does).
+ */
+const CONTROL = /[\u0000-\u001F\u007F-\u009F\u2028\u2029]/u;
+/** The same, except newline and tab: allowed in multi-line text (project_desc). */
+const CONTROL_MULTILINE = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u2028\u2029]/u;
+/** A surrogate not paired with its partner (with the u flag a pair is one code point and does not match). */
+const LONE_SURROGATE = /\p{Cs}/u;
+/**
+ * Bidirectional embeddings, overrides and isolates (U+202A–202E, U+2066–2069): they reorder the text around them
+ * ("Trojan Source"), so a stored value could display differently from what it is. The marks U+200E/U+200F (and
+ * U+061C) are allowed: they only set the direction of neutral characters next to them, reorder nothing beyond
+ * that, and right-to-left names legitimately need them. A value of nothing but marks is still refused as empty.
+ */
+const BIDI_CONTROL = /[\u202A-\u202E\u2066-\u2069]/u;
+/**
+ * Characters that show nothing besides white space: format characters (zero-width space/joiners, U+FEFF, marks,
+ * soft hyphen, word joiner, ...) and the blank fillers some scripts have. A text made only of these and white space
+ * is empty.
+ */
+const HIDDEN = "\\p{Cf}\\u034F\\u115F\\u1160\\u17B4\\u17B5\\u180B-\\u180F\\u3164\\uFFA0";
+const HIDDEN_CHAR = new RegExp(`[${HIDDEN}]`, "u");
+const INVISIBLE = new RegExp(`[\\s${HIDDEN}]`, "gu");
+
+const codePoint = (char: string) => `U+${char.codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")}`;
+
+/**
+ * How a text field may look: a `line` (names, statuses, codes: one line), `multiline` (project_desc: newlines and
+ * tabs allowed) or an `identifier` (class_code, project_status, email, project_url: matched exactly, so no
+ * invisible characters at all — they would only make look-alike values that filters and uniqueness tell apart).
+ */
+export type TextKind = "line" | "multiline" | "identifier";
+
+/** The first problem of a (trimmed) text value, or null; counts characters (code points), not UTF-16 units. */
+export function textProblem(value: string, max: number, kind: TextKind = "line"): string | null {
+  const control = (kind === "multiline" ? CONTROL_MULTILINE : CONTROL).exec(value);
+  if (control) {
+    return `must not contain control characters${kind === "multiline" ? " other than newline and tab" : ""} (found ${codePoint(control[0])})`;
   }
-  return trimmed;
+  const surrogate = LONE_SURROGATE.exec(value);
+  if (surrogate) return `must not contain an unpaired UTF-16 surrogate (found ${codePoint(surrogate[0])})`;
+  const bidi = BIDI_CONTROL.exec(value);
+  if (bidi) return `must not contain bidirectional override, embedding or isolate characters (found ${codePoint(bidi[0])})`;
+  if (value.length === 0) return "must not be empty";
+  if (value.replace(INVISIBLE, "").length === 0) return "must not be empty: it contains only invisible characters";
+  if (kind === "identifier") {
+    const invisible = HIDDEN_CHAR.exec(value);
+    if (invisible) return `must not contain invisible characters (found ${codePoint(invisible[0])})`;
+  }
+  // UTF-16 units are never fewer than characters: count characters only when the units exceed the limit.
+  if (value.length > max) {
+    let length = 0;
+    for (const _char of value) length++;
+    if (length > max) return `must be at most ${max} characters (got ${length})`;
+  }
+  return null;
 }
 
-/** A whole number ≥ 1 (ids, company_id). */
-export function positiveId(field: string, value: unknown): number {
-  if (typeof value !== "number" || !Number.isSafeInteger(value) || value < 1) {
-    throw badRequest(`${field} must be a whole number of at least 1`);
-  }
-  return value;
+/** The JSON type of a value, as the messages name it ("got array"). */
+export function jsonType(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "array";
+  if (typeof value === "number") return Number.isInteger(value) ? "integer" : "number";
+  return typeof value;
 }
+
+const notAString = { error: (issue: { input?: unknown }) => `must be a string (got ${jsonType(issue.input)})` };
+
+/** A trimmed text of 1–max characters that passes the text rules (see textProblem). */
+export function textField(max: number, kind: TextKind = "line") {
+  return z
+    .string(notAString)
+    .trim()
+    .check((ctx) => {
+      const problem = textProblem(ctx.value, max, kind);
+      if (problem) ctx.issues.push({ code: "custom", message: problem, input: ctx.value });
+    });
+}
+
+export const nameField = () => textField(LIMITS.name).meta({ description: `trimmed, 1–${LIMITS.name} characters` });
+
+// ---- numbers, dates, addresses
+
+const ID_MESSAGE = "must be a whole number of at least 1";
+
+/** A whole number ≥ 1 (ids, company_id): one message for every way of missing it. */
+export const positiveIdField = () =>
+  z.int({ error: ID_MESSAGE }).min(1, { error: ID_MESSAGE }).meta({ description: "a whole number of at least 1" });
 
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 
-/** A real calendar date written YYYY-MM-DD. */
-export function calendarDate(field: string, value: unknown): string {
+/** True for a real calendar date written YYYY-MM-DD. */
+export function isCalendarDate(value: unknown): value is string {
   const match = typeof value === "string" ? DATE.exec(value) : null;
-  if (match) {
-    const [y, m, d] = [Number(match[1]), Number(match[2]), Number(match[3])];
-    const date = new Date(Date.UTC(y, m - 1, d));
-    if (date.getUTCFullYear() === y && date.getUTCMonth() === m - 1 && date.getUTCDate() === d) return value as string;
+  if (!match) return false;
+  const [y, m, d] = [Number(match[1]), Number(match[2]), Number(match[3])];
+  const date = new Date(Date.UTC(y, m - 1, d));
+  return date.getUTCFullYear() === y && date.getUTCMonth() === m - 1 && date.getUTCDate() === d;
+}
+
+export const calendarDateField = () =>
+  z
+    .string(notAString)
+    .check((ctx) => {
+      if (!isCalendarDate(ctx.value)) {
+        ctx.issues.push({ code: "custom", message: "must be a real calendar date written YYYY-MM-DD", input: ctx.value });
+      }
+    })
+    .meta({ description: "a real calendar date written YYYY-MM-DD" });
+
+/** The one URL rule: an absolute http(s) URL ("scheme://host...", parsed by WHATWG URL) of at most 2048 characters. */
+const httpUrl = z.url({ protocol: /^https?$/ });
+const HAS_AUTHORITY = /^https?:\/\//i;
+
+/** An absolute http(s) URL, trimmed; null when absent (left out or null). */
+export const optionalHttpUrlField = () =>
+  z
+    .string({ error: (issue) => `must be a string or null (got ${jsonType(issue.input)})` })
+    .trim()
+    .check((ctx) => {
+      const problem =
+        textProblem(ctx.value, LIMITS.project_url, "identifier") ??
+        (HAS_AUTHORITY.test(ctx.value) && httpUrl.safeParse(ctx.value).success ? null : "must be an absolute http or https URL");
+      if (problem) ctx.issues.push({ code: "custom", message: problem, input: ctx.value });
+    })
+    .nullish()
+    .transform((url) => url ?? null)
+    .meta({ description: `an absolute http or https URL of at most ${LIMITS.project_url} characters` });
+
+/** A valid e-mail address (zod's address rule), trimmed and lower-cased. */
+export const emailField = () =>
+  z
+    .string(notAString)
+    .trim()
+    .toLowerCase()
+    .check((ctx) => {
+      const problem =
+        textProblem(ctx.value, LIMITS.email, "identifier") ??
+        (z.regexes.email.test(ctx.value) ? null : "must be a valid e-mail address");
+      if (problem) ctx.issues.push({ code: "custom", message: problem, input: ctx.value });
+    })
+    .meta({ description: "a valid e-mail address; stored lower-cased" });
+
+// ---- running a shape
+
+/** Problems found outside a zod shape (e.g. a configured workflow), added to the shape's own. */
+export type ExtraRule<Input> = (input: Partial<Record<keyof Input, unknown>>) => FieldError | null;
+
+function toFieldErrors(issue: z.core.$ZodIssue): FieldError[] {
+  if (issue.code === "unrecognized_keys") {
+    return issue.keys.map((key) => ({ field: key, message: `${key} is not an accepted field`, code: ErrorCode.BAD_REQUEST }));
   }
-  throw badRequest(`${field} must be a real calendar date written YYYY-MM-DD`);
+  const field = issue.path.length > 0 ? issue.path.map(String).join(".") : null;
+  const message = field ? `${field} ${issue.message}` : issue.message;
+  return [{ field, message, code: ErrorCode.BAD_REQUEST }];
 }
 
-/** An absolute http(s) URL of at most 2048 characters, or null when absent. */
-export function optionalHttpUrl(field: string, value: unknown): string | null {
-  if (value === undefined || value === null) return null;
-  if (typeof value !== "string") throw badRequest(`${field} must be a string`);
-  const url = value.trim();
-  if (url.length > LIMITS.project_url) throw badRequest(`${field} must be at most ${LIMITS.project_url} characters`);
-  const ok =
-    isURL(url, { protocols: ["http", "https"], require_protocol: true, require_valid_protocol: true, require_tld: false }) &&
-    /^https?:\/\//i.test(url);
-  if (!ok) throw badRequest(`${field} must be an absolute http or https URL`);
-  return url;
+/** A BAD_REQUEST carrying every problem; its message is the first one's. */
+export function invalid(errors: FieldError[]): DomainError {
+  return new DomainError(ErrorCode.BAD_REQUEST, errors[0].message, { errors });
 }
 
-/** A valid e-mail address, returned lower-cased. */
-export function email(field: string, value: unknown): string {
-  if (typeof value !== "string") throw badRequest(`${field} must be a string`);
-  const address = value.trim().toLowerCase();
-  if (address.length > LIMITS.email || !isEmail(address)) throw badRequest(`${field} must be a valid e-mail address`);
-  return address;
+/**
+ * Checks `input` against `schema` and returns the clean values (trimmed, lower-cased where the rule says), or throws
+ * one BAD_REQUEST listing every invalid field (the first problem of each field, in the shape's field order).
+ */
+export function validate<S extends z.ZodType>(schema: S, input: unknown, ...extra: ExtraRule<z.input<S>>[]): z.output<S> {
+  const result = schema.safeParse(input);
+  const errors: FieldError[] = result.success ? [] : result.error.issues.flatMap(toFieldErrors);
+  if (extra.length > 0 && typeof input === "object" && input !== null) {
+    for (const rule of extra) {
+      const problem = rule(input as Partial<Record<keyof z.input<S>, unknown>>);
+      if (problem) errors.push(problem);
+    }
+  }
+  if (errors.length === 0) return (result as { data: z.output<S> }).data;
+  // One entry per field (its first problem): a form shows one message next to each field.
+  const seen = new Set<string>();
+  const perField = errors.filter((error) => {
+    if (error.field === null) return true;
+    if (seen.has(error.field)) return false;
+    seen.add(error.field);
+    return true;
+  });
+  throw invalid(perField);
 }
+
+/**
+ * `true` when A and B name exactly the same fields, else the fields only one of them has (which the compiler then
+ * prints): `true satisfies SameFields<Class, Shape>` ties a class or JSON schema to its shape at compile time.
+ */
+export type SameFields<A, B> = [Exclude<keyof A, keyof B>, Exclude<keyof B, keyof A>] extends [never, never]
+  ? true
+  : { only_in_first: Exclude<keyof A, keyof B>; only_in_second: Exclude<keyof B, keyof A> };
 
 /** The key that makes two names equal when they differ only in case or surrounding spaces. */
 export function nameKey(name: string): string {

@@ -59,11 +59,18 @@ export async function createStudent(t: TestApp, overrides: Partial<CreateStudent
   return payload.data;
 }
 
+export interface FieldErrorShape {
+  field?: string | null;
+  message: string;
+  code: string;
+}
+
 interface Envelope {
   success: boolean;
   message?: string | null;
   code?: string | null;
   data?: unknown;
+  errors?: FieldErrorShape[];
 }
 
 /** The single mutation payload of a response, asserting the request itself went through without GraphQL errors. */
@@ -76,8 +83,9 @@ export function payloadOf<T extends Record<string, Envelope>>(res: GraphQLRespon
 }
 
 /**
- * Asserts the failure envelope of the contract: success false, the code, data null, and a message that names
- * `mentions` (the offending field, or whatever identifies the problem).
+ * Asserts the failure envelope of the contract: success false, the code, data null, a message that names
+ * `mentions` (the offending field, or whatever identifies the problem), and errors whose first entry is that
+ * message and code.
  */
 export function expectFailure<T extends Record<string, Envelope>>(
   res: GraphQLResponse<T>,
@@ -89,13 +97,16 @@ export function expectFailure<T extends Record<string, Envelope>>(
   expect(typeof payload.message).toBe("string");
   expect(payload.message!.length).toBeGreaterThan(0);
   if (mentions !== undefined) expect(payload.message).toMatch(mentions);
+  expect(payload.errors!.length).toBeGreaterThan(0);
+  const [first] = payload.errors!;
+  expect({ ...first, field: typeof first.field === "string" || first.field === null }).toEqual({ field: true, message: payload.message, code });
   return payload;
 }
 
 /** Asserts the success envelope and returns its data. */
 export function expectSuccess<T extends Record<string, Envelope>>(res: GraphQLResponse<T>): Envelope & { data: any } {
   const payload = payloadOf(res);
-  expect(payload).toEqual(expect.objectContaining({ success: true, code: null }));
+  expect(payload).toEqual(expect.objectContaining({ success: true, code: null, errors: [] }));
   expect(payload.message).toEqual(expect.any(String));
   expect(payload.data).not.toBeNull();
   return payload as Envelope & { data: any };

@@ -93,12 +93,16 @@ describe("GET /openapi.json", () => {
     expect(Object.keys(doc.paths["/teachers/{teacherId}"].put.responses)).toEqual(["200", "400", "401", "403", "413", "415", "500"]);
   });
 
-  it("when the envelope schemas are read, then success is {success, message, data} and errors are {success, message, code}", () => {
+  it("when the envelope schemas are read, then success is {success, message, data} and errors are {success, message, code, errors}", () => {
     const { schemas } = doc.components;
     expect(schemas.ErrorEnvelope).toMatchObject({
-      required: ["success", "message", "code"],
-      properties: { code: { $ref: "#/components/schemas/ErrorCode" } },
+      required: ["success", "message", "code", "errors"],
+      properties: { code: { $ref: "#/components/schemas/ErrorCode" }, errors: { type: "array", items: { $ref: "#/components/schemas/FieldError" } } },
       additionalProperties: false,
+    });
+    expect(schemas.FieldError).toMatchObject({
+      required: ["field", "message", "code"],
+      properties: { field: { type: ["string", "null"] }, code: { $ref: "#/components/schemas/ErrorCode" } },
     });
     expect(schemas.ErrorCode.enum).toEqual(["BAD_REQUEST", "UNAUTHORIZED", "FORBIDDEN", "NOT_FOUND", "CONFLICT", "INTERNAL_SERVER_ERROR", "TOO_MANY_REQUESTS"]);
     expect(schemas.StudentEnvelope).toMatchObject({

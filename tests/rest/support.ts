@@ -1,6 +1,6 @@
 // Shared arrangements and assertions of the REST facade tests: one app per auth mode on one database, headers for
 // acting in a role in either mode, the ways of not being authenticated, seeding through the domain services, and the
-// envelope assertions (every body is exactly {success, message, data} or {success: false, message, code}).
+// envelope assertions (every body is exactly {success, message, data} or {success: false, message, code, errors}).
 import { createServices, type Services } from "../../src/services";
 import { startTestApp, type Headers, type TestApp } from "../helpers/app";
 import { bearer, expiredToken, JWT_AUTH, token, unsignedToken, wronglySignedToken } from "../helpers/tokens";
@@ -91,12 +91,17 @@ export function expectSuccess(res: { status: number; body: any }, status: number
   return res.body.data;
 }
 
-/** The error envelope, exactly: {success: false, message, code} with a status matching the code. */
+/**
+ * The error envelope, exactly: {success: false, message, code, errors} with a status matching the code, and errors
+ * listing at least the first problem (the message and code).
+ */
 export function expectError(res: { status: number; body: any }, status: number, code: string, message?: RegExp | string): void {
   expect({ status: res.status, body: res.body }).toEqual({
     status,
-    body: { success: false, code, message: expect.any(String) },
+    body: { success: false, code, message: expect.any(String), errors: expect.any(Array) },
   });
+  const [first] = res.body.errors;
+  expect({ ...first, field: typeof first?.field === "string" || first?.field === null }).toEqual({ field: true, message: res.body.message, code });
   if (message !== undefined) expect(res.body.message).toMatch(message);
 }
 

@@ -1,9 +1,12 @@
-// GraphQL inputs of the project operations. Shapes only: values are checked by ProjectService.
+// GraphQL inputs of the project operations. Shapes only: values are checked by ProjectService against the zod
+// shapes of project.schemas.ts; `implements` and SameFields make the compiler keep these classes equal to them.
 import { ArgsType, Field, InputType, Int } from "type-graphql";
 import { PageArgs } from "../../graphql/envelope.types";
+import type { SameFields } from "../../shared/validation";
+import type { AssignTeacherValues, CreateProjectValues, ProjectFilter, UpdateProjectStatusValues } from "./project.schemas";
 
 @InputType()
-export class CreateProjectInput {
+export class CreateProjectInput implements CreateProjectValues {
   @Field()
   project_name!: string;
 
@@ -27,19 +30,19 @@ export class CreateProjectInput {
 }
 
 @InputType()
-export class AssignTeacherInput {
+export class AssignTeacherInput implements AssignTeacherValues {
   @Field(() => Int)
   new_teacher_id!: number;
 }
 
 @InputType()
-export class UpdateProjectStatusInput {
+export class UpdateProjectStatusInput implements UpdateProjectStatusValues {
   @Field()
   project_status!: string;
 }
 
 @InputType({ description: "Every field given narrows the list" })
-export class ProjectFilterInput {
+export class ProjectFilterInput implements ProjectFilter {
   @Field(() => Int, { nullable: true })
   company_id?: number | null;
 
@@ -49,6 +52,11 @@ export class ProjectFilterInput {
   @Field(() => Int, { nullable: true })
   teacher_id?: number | null;
 }
+
+true satisfies SameFields<CreateProjectInput, CreateProjectValues>;
+true satisfies SameFields<AssignTeacherInput, AssignTeacherValues>;
+true satisfies SameFields<UpdateProjectStatusInput, UpdateProjectStatusValues>;
+true satisfies SameFields<ProjectFilterInput, ProjectFilter>;
 
 // Argument sets as classes so the SDL lists arguments in the contract's order (projectId, then input).
 @ArgsType()

@@ -2,12 +2,25 @@
 // Uniqueness (ids, company + name) is decided by unique indexes; every change is one atomic single-document update.
 import type { IdAllocator } from "../../db/id-allocator";
 import { idKey } from "../../db/id-key";
-import { badRequest, conflict, notFound } from "../../shared/errors";
+import { conflict, notFound } from "../../shared/errors";
 import { pageBounds, toPage, type Page, type PageRequest } from "../../shared/pagination";
-import { calendarDate, LIMITS, nameKey, optionalHttpUrl, positiveId, text } from "../../shared/validation";
+import { nameKey, validate } from "../../shared/validation";
 import type { TeacherService } from "../teachers";
 import type { ProjectDoc, ProjectModel } from "./project.model";
-import { assertInitialStatus, assertTransition, type StatusWorkflow } from "./status-workflow";
+import {
+  AssignTeacherRequest,
+  CreateProjectSchema,
+  ProjectFilterSchema,
+  ProjectIdArg,
+  UpdateProjectStatusRequest,
+  type AssignTeacherValues,
+  type CreateProjectValues,
+  type ProjectFilter,
+  type UpdateProjectStatusValues,
+} from "./project.schemas";
+import { assertTransition, initialStatusRule, type StatusWorkflow } from "./status-workflow";
+
+export type { CreateProjectValues, ProjectFilter } from "./project.schemas";
 
 export interface ProjectRecord {
   project_id: number;
@@ -21,22 +34,6 @@ export interface ProjectRecord {
   teacher_id: number | null;
   created_at: string;
   updated_at: string;
-}
-
-export interface CreateProjectValues {
-  project_name: unknown;
-  project_desc: unknown;
-  company_id: unknown;
-  project_status: unknown;
-  project_url?: unknown;
-  start_date: unknown;
-  end_date: unknown;
-}
-
-export interface ProjectFilter {
-  company_id?: number | null;
-  project_status?: string | null;
-  teacher_id?: number | null;
 }
 
 export function toProjectRecord(doc: ProjectDoc): ProjectRecord {
@@ -71,22 +68,9 @@ export class ProjectService {
   }
 
   async create(input: CreateProjectValues): Promise<ProjectRecord> {
-    const project_name = text("project_name", input.project_name, LIMITS.name);
-    const values = {
-      project_name,
-      name_key: nameKey(project_name),
-      project_desc: text("project_desc", input.project_desc, LIMITS.project_desc),
-      company_id: positiveId("company_id", input.company_id),
-      project_status: text("project_status", input.project_status, LIMITS.project_status),
-      project_url: optionalHttpUrl("project_url", input.project_url),
-      start_date: calendarDate("start_date", input.start_date),
-      end_date: calendarDate("end_date", input.end_date),
-      teacher_id: null,
-    };
-    if (values.end_date < values.start_date) {
-      throw badRequest(`end_date ${values.end_date} is before start_date ${values.start_date}`);
-    }
-    assertInitialStatus(this.workflow, values.project_status);
+    const valid = validate(CreateProjectSchema, input, initialStatusRule(this.workflow));
+    const { project_name } = valid;
+    const values = { ...valid, name_key: nameKey(project_name), teacher_id: null };
     const doc = await this.ids.insertWithNewId(
       "projects",
       this.projects,
@@ -95,21 +79,24 @@ export class ProjectService {
         (await this.projects.exists({ company_id: values.company_id, name_key: values.name_key }))
           ? conflict(
               `project_name "${project_name}" is taken: company_id ${values.company_id} already has a project of that name (ignoring case and surrounding spaces)`,
+              "project_name",
             )
           : undefined,
     );
     return toProjectRecord(doc.toObject());
   }
 
-  async assignTeacher(projectId: unknown, input: { new_teacher_id: unknown }): Promise<ProjectRecord> {
-    const project_id = positiveId("projectId", projectId);
-    const teacher_id = positiveId("new_teacher_id", input.new_teacher_id);
+  async assignTeacher(projectId: number, input: AssignTeacherValues): Promise<ProjectRecord> {
+    const { projectId: project_id, new_teacher_id: teacher_id } = validate(AssignTeacherRequest, {
+      projectId,
+      ...input,
+    });
     const [project, teacherExists] = await Promise.all([
       this.projects.findOne({ _id: idKey(project_id) }, { teacher_id: 1 }).lean(),
       this.teachers.exists(teacher_id),
     ]);
-    if (!project) throw notFound(`project ${project_id} does not exist`);
-    if (!teacherExists) throw notFound(`teacher ${teacher_id} (new_teacher_id) does not exist`);
+    if (!project) throw notFound(`project ${project_id} does not exist`, "projectId");
+    if (!teacherExists) throw notFound(`teacher ${teacher_id} (new_teacher_id) does not exist`, "new_teacher_id");
     // The condition makes "already assigned" part of the same atomic update.
     const updated = await this.projects
       .findOneAndUpdate(
@@ -119,16 +106,18 @@ export class ProjectService {
       )
       .lean();
     if (updated) return toProjectRecord(updated);
-    if (!(await this.projects.exists({ _id: idKey(project_id) }))) throw notFound(`project ${project_id} does not exist`);
-    throw conflict(`teacher ${teacher_id} is already assigned to project ${project_id}`);
+    if (!(await this.projects.exists({ _id: idKey(project_id) }))) throw notFound(`project ${project_id} does not exist`, "projectId");
+    throw conflict(`teacher ${teacher_id} is already assigned to project ${project_id}`, "new_teacher_id");
   }
 
-  async updateStatus(projectId: unknown, input: { project_status: unknown }): Promise<ProjectRecord> {
-    const project_id = positiveId("projectId", projectId);
-    const next = text("project_status", input.project_status, LIMITS.project_status);
+  async updateStatus(projectId: number, input: UpdateProjectStatusValues): Promise<ProjectRecord> {
+    const { projectId: project_id, project_status: next } = validate(UpdateProjectStatusRequest, {
+      projectId,
+      ...input,
+    });
     for (let attempt = 0; ; attempt++) {
       const current = await this.projects.findOne({ _id: idKey(project_id) }, { project_status: 1 }).lean();
-      if (!current) throw notFound(`project ${project_id} does not exist`);
+      if (!current) throw notFound(`project ${project_id} does not exist`, "projectId");
       assertTransition(this.workflow, current.project_status, next);
       // Compare-and-set on the status the transition was checked against; retry if it changed meanwhile.
       const updated = await this.projects
@@ -145,20 +134,19 @@ export class ProjectService {
     }
   }
 
-  async get(projectId: unknown): Promise<ProjectRecord | null> {
-    const project_id = positiveId("projectId", projectId);
+  async get(projectId: number): Promise<ProjectRecord | null> {
+    const { projectId: project_id } = validate(ProjectIdArg, { projectId });
     const doc = await this.projects.findOne({ _id: idKey(project_id) }).lean();
     return doc ? toProjectRecord(doc) : null;
   }
 
   async list(filter: ProjectFilter = {}, page?: PageRequest): Promise<Page<ProjectRecord>> {
     const bounds = pageBounds(page);
+    const valid = validate(ProjectFilterSchema, filter);
     const query: Record<string, unknown> = {};
-    if (filter.company_id != null) query.company_id = positiveId("company_id", filter.company_id);
-    if (filter.teacher_id != null) query.teacher_id = positiveId("teacher_id", filter.teacher_id);
-    if (filter.project_status != null) {
-      query.project_status = text("project_status", filter.project_status, LIMITS.project_status);
-    }
+    if (valid.company_id != null) query.company_id = valid.company_id;
+    if (valid.teacher_id != null) query.teacher_id = valid.teacher_id;
+    if (valid.project_status != null) query.project_status = valid.project_status;
     const [docs, total] = await Promise.all([
       this.projects.find(query).sort({ project_id: 1 }).skip(bounds.offset).limit(bounds.limit).lean(),
       this.projects.countDocuments(query),

@@ -1,9 +1,10 @@
 // The GraphQL Project type (teacher is resolved in ProjectResolver through a loader).
 import { Field, Int, ObjectType } from "type-graphql";
 import { PageType, PayloadType } from "../../graphql/envelope.types";
+import type { ProjectRecord } from "./project.service";
 
 @ObjectType({ description: "A school or work project of a company" })
-export class Project {
+export class Project implements ProjectRecord {
   @Field(() => Int)
   project_id!: number;
 

@@ -11,7 +11,9 @@
 //       "cancelled": []
 //     }
 //   }
-import { badRequest } from "../../shared/errors";
+import { z } from "zod";
+import { badRequest, ErrorCode, type FieldError } from "../../shared/errors";
+import { LIMITS, textProblem } from "../../shared/validation";
 
 export interface StatusWorkflow {
   /** Statuses in the order the file lists them. */
@@ -20,7 +22,44 @@ export interface StatusWorkflow {
   transitions: Map<string, Set<string>>;
 }
 
-const STATUS_MAX = 64;
+/** A status name as the file must write it: exactly what a project_status input would be after trimming. */
+const statusName = z.string().check((ctx) => {
+  if (ctx.value.trim() !== ctx.value || textProblem(ctx.value, LIMITS.project_status, "identifier")) {
+    ctx.issues.push({
+      code: "custom",
+      message: `status "${ctx.value}" must be 1-${LIMITS.project_status} characters without surrounding spaces or control characters`,
+      input: ctx.value,
+    });
+  }
+});
+
+const TRANSITIONS_MESSAGE = '"transitions" must be an object mapping each status to the statuses it may change to';
+
+/** The file's structure; "$schema", "$comment" and "description" may annotate it, other keys are refused. */
+const WorkflowFile = z
+  .looseObject(
+    {
+      transitions: z.record(statusName, z.array(z.string()), { error: TRANSITIONS_MESSAGE }),
+      initial: z.array(z.string()).min(1).optional(),
+      description: z.unknown().optional(),
+    },
+    { error: 'expected an object with "transitions" (and optionally "initial")' },
+  )
+  .check((ctx) => {
+    const unknownKey = Object.keys(ctx.value).find((k) => !["transitions", "initial", "description"].includes(k) && !k.startsWith("$"));
+    if (unknownKey) ctx.issues.push({ code: "custom", message: `unknown key "${unknownKey}"`, input: ctx.value });
+  });
+
+/** One line for the first structural problem (the process prints it and stops). */
+function reason(issue: z.core.$ZodIssue): string {
+  const [top, key] = issue.path.map(String);
+  if (top === "transitions" && issue.code === "invalid_type" && key !== undefined) {
+    return `transitions of "${key}" must be an array of status names`;
+  }
+  if (top === "transitions" && issue.code === "invalid_key") return issue.issues[0]?.message ?? TRANSITIONS_MESSAGE;
+  if (top === "initial") return '"initial" must be a non-empty array of status names';
+  return issue.message;
+}
 
 /** Parses and checks a workflow file's text; throws Error with a one-line reason. */
 export function parseStatusWorkflow(text: string): StatusWorkflow {
@@ -30,62 +69,45 @@ export function parseStatusWorkflow(text: string): StatusWorkflow {
   } catch (err) {
     throw new Error(`not valid JSON (${(err as Error).message})`);
   }
-  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
-    throw new Error('expected an object with "transitions" (and optionally "initial")');
-  }
-  const { transitions, initial, ...rest } = raw as Record<string, unknown>;
-  const unknownKeys = Object.keys(rest).filter((k) => !k.startsWith("$") && k !== "description");
-  if (unknownKeys.length > 0) throw new Error(`unknown key "${unknownKeys[0]}"`);
-  if (typeof transitions !== "object" || transitions === null || Array.isArray(transitions)) {
-    throw new Error('"transitions" must be an object mapping each status to the statuses it may change to');
-  }
+  const parsed = WorkflowFile.safeParse(raw);
+  if (!parsed.success) throw new Error(reason(parsed.error.issues[0]));
+  const { transitions, initial } = parsed.data;
   const statuses = Object.keys(transitions);
   if (statuses.length === 0) throw new Error('"transitions" lists no status');
-  for (const status of statuses) {
-    if (status.trim() !== status || status.length < 1 || status.length > STATUS_MAX) {
-      throw new Error(`status "${status}" must be 1-${STATUS_MAX} characters without surrounding spaces`);
-    }
-  }
   const known = new Set(statuses);
   const map = new Map<string, Set<string>>();
-  for (const [from, targets] of Object.entries(transitions as Record<string, unknown>)) {
-    if (!Array.isArray(targets) || targets.some((t) => typeof t !== "string")) {
-      throw new Error(`transitions of "${from}" must be an array of status names`);
-    }
-    for (const to of targets as string[]) {
+  for (const [from, targets] of Object.entries(transitions)) {
+    for (const to of targets) {
       if (!known.has(to)) throw new Error(`"${from}" may change to "${to}", which is not a key of "transitions"`);
     }
-    map.set(from, new Set(targets as string[]));
+    map.set(from, new Set(targets));
   }
-  let initialSet = new Set(statuses);
-  if (initial !== undefined) {
-    if (!Array.isArray(initial) || initial.length === 0 || initial.some((s) => typeof s !== "string")) {
-      throw new Error('"initial" must be a non-empty array of status names');
-    }
-    for (const s of initial as string[]) {
-      if (!known.has(s)) throw new Error(`initial status "${s}" is not a key of "transitions"`);
-    }
-    initialSet = new Set(initial as string[]);
+  for (const s of initial ?? []) {
+    if (!known.has(s)) throw new Error(`initial status "${s}" is not a key of "transitions"`);
   }
-  return { statuses, initial: initialSet, transitions: map };
+  return { statuses, initial: new Set(initial ?? statuses), transitions: map };
 }
 
-/** Checks the status a new project is created with. */
-export function assertInitialStatus(workflow: StatusWorkflow | undefined, status: string): void {
-  if (!workflow) return;
-  if (!workflow.transitions.has(status)) {
-    throw badRequest(`project_status "${status}" is not one of: ${workflow.statuses.join(", ")}`);
-  }
-  if (!workflow.initial.has(status)) {
-    throw badRequest(`project_status "${status}" cannot start a project; use one of: ${[...workflow.initial].join(", ")}`);
-  }
+/** The problem of the status a new project is created with, if any; listed with the input's other problems. */
+export function initialStatusRule(workflow: StatusWorkflow | undefined) {
+  return (input: { project_status?: unknown }): FieldError | null => {
+    if (!workflow || typeof input.project_status !== "string") return null;
+    const status = input.project_status.trim();
+    let message: string | null = null;
+    if (!workflow.transitions.has(status)) {
+      message = `project_status "${status}" is not one of: ${workflow.statuses.join(", ")}`;
+    } else if (!workflow.initial.has(status)) {
+      message = `project_status "${status}" cannot start a project; use one of: ${[...workflow.initial].join(", ")}`;
+    }
+    return message ? { field: "project_status", message, code: ErrorCode.BAD_REQUEST } : null;
+  };
 }
 
 /** Checks a status change; setting the current status again is always allowed. */
 export function assertTransition(workflow: StatusWorkflow | undefined, from: string, to: string): void {
   if (!workflow || from === to) return;
   if (!workflow.transitions.has(to)) {
-    throw badRequest(`project_status "${to}" is not one of: ${workflow.statuses.join(", ")}`);
+    throw badRequest(`project_status "${to}" is not one of: ${workflow.statuses.join(", ")}`, "project_status");
   }
   const allowed = workflow.transitions.get(from);
   // A stored status that the workflow no longer lists may move to any listed status.
@@ -93,6 +115,7 @@ export function assertTransition(workflow: StatusWorkflow | undefined, from: str
     const next = [...allowed];
     throw badRequest(
       `project_status cannot change from "${from}" to "${to}"; allowed: ${next.length ? next.join(", ") : "none (final status)"}`,
+      "project_status",
     );
   }
 }

@@ -1,10 +1,13 @@
-// GraphQL inputs of the student operations. Shapes only: values are checked by StudentService.
+// GraphQL inputs of the student operations. Shapes only: values are checked by StudentService against the zod
+// shapes of student.schemas.ts; `implements` and SameFields make the compiler keep these classes equal to them.
 import { GraphQLSafeInt } from "graphql-scalars";
 import { ArgsType, Field, InputType } from "type-graphql";
 import { PageArgs } from "../../graphql/envelope.types";
+import type { SameFields } from "../../shared/validation";
+import type { CreateStudentValues, StudentFilter, UpdateStudentValues } from "./student.schemas";
 
 @InputType({ description: "Fields left out (or null) stay as they are; with neither, nothing changes" })
-export class UpdateStudentInput {
+export class UpdateStudentInput implements UpdateStudentValues {
   @Field(() => String, { nullable: true })
   student_name?: string | null;
 
@@ -13,7 +16,7 @@ export class UpdateStudentInput {
 }
 
 @InputType()
-export class CreateStudentInput {
+export class CreateStudentInput implements CreateStudentValues {
   @Field()
   student_name!: string;
 
@@ -25,10 +28,14 @@ export class CreateStudentInput {
 }
 
 @InputType()
-export class StudentFilterInput {
+export class StudentFilterInput implements StudentFilter {
   @Field(() => String, { nullable: true })
   class_code?: string | null;
 }
+
+true satisfies SameFields<UpdateStudentInput, UpdateStudentValues>;
+true satisfies SameFields<CreateStudentInput, CreateStudentValues>;
+true satisfies SameFields<StudentFilterInput, StudentFilter>;
 
 // Arguments as classes so the SDL lists them in the contract's order (studentId, then input).
 @ArgsType()

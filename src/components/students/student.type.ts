@@ -2,9 +2,11 @@
 import { GraphQLSafeInt } from "graphql-scalars";
 import { Field, ObjectType } from "type-graphql";
 import { PageType, PayloadType } from "../../graphql/envelope.types";
+import type { StudentRecord } from "./student.service";
 
 @ObjectType({ description: "A student" })
-export class Student {
+// The record's timestamps are not part of the contract's Student type.
+export class Student implements Omit<StudentRecord, "created_at" | "updated_at"> {
   @Field(() => GraphQLSafeInt)
   student_id!: number;
 

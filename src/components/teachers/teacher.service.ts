@@ -3,8 +3,17 @@ import type { IdAllocator } from "../../db/id-allocator";
 import { idKey } from "../../db/id-key";
 import { badRequest } from "../../shared/errors";
 import { pageBounds, toPage, type Page, type PageRequest } from "../../shared/pagination";
-import { LIMITS, positiveId, text } from "../../shared/validation";
+import { validate } from "../../shared/validation";
 import type { TeacherDoc, TeacherModel } from "./teacher.model";
+import {
+  CreateTeacherSchema,
+  TeacherIdArg,
+  UpdateTeacherRequest,
+  type CreateTeacherValues,
+  type UpdateTeacherValues,
+} from "./teacher.schemas";
+
+export type { CreateTeacherValues, UpdateTeacherValues } from "./teacher.schemas";
 
 export interface TeacherRecord {
   teacher_id: number;
@@ -28,8 +37,8 @@ export class TeacherService {
     private readonly ids: IdAllocator,
   ) {}
 
-  async create(input: { teacher_name: unknown }): Promise<TeacherRecord> {
-    const teacher_name = text("teacher_name", input.teacher_name, LIMITS.name);
+  async create(input: CreateTeacherValues): Promise<TeacherRecord> {
+    const { teacher_name } = validate(CreateTeacherSchema, input);
     const doc = await this.ids.insertWithNewId("teachers", this.teachers, (teacher_id) =>
       this.teachers.create({ teacher_id, teacher_name }),
     );
@@ -37,18 +46,20 @@ export class TeacherService {
   }
 
   /** Renames a teacher. An unknown teacher is BAD_REQUEST: the original interface lists no not-found here. */
-  async update(teacherId: unknown, input: { teacher_name: unknown }): Promise<TeacherRecord> {
-    const teacher_id = positiveId("teacherId", teacherId);
-    const teacher_name = text("teacher_name", input.teacher_name, LIMITS.name);
+  async update(teacherId: number, input: UpdateTeacherValues): Promise<TeacherRecord> {
+    const { teacherId: teacher_id, teacher_name } = validate(UpdateTeacherRequest, {
+      teacherId,
+      ...input,
+    });
     const doc = await this.teachers
       .findOneAndUpdate({ _id: idKey(teacher_id) }, { $set: { teacher_name } }, { returnDocument: "after" })
       .lean();
-    if (!doc) throw badRequest(`teacherId ${teacher_id} does not name an existing teacher`);
+    if (!doc) throw badRequest(`teacherId ${teacher_id} does not name an existing teacher`, "teacherId");
     return toTeacherRecord(doc);
   }
 
-  async get(teacherId: unknown): Promise<TeacherRecord | null> {
-    const teacher_id = positiveId("teacherId", teacherId);
+  async get(teacherId: number): Promise<TeacherRecord | null> {
+    const { teacherId: teacher_id } = validate(TeacherIdArg, { teacherId });
     const doc = await this.teachers.findOne({ _id: idKey(teacher_id) }).lean();
     return doc ? toTeacherRecord(doc) : null;
   }

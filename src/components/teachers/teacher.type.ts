@@ -1,9 +1,11 @@
 // The GraphQL Teacher type (projects are resolved in TeacherResolver through a loader).
 import { Field, Int, ObjectType } from "type-graphql";
 import { PageType, PayloadType } from "../../graphql/envelope.types";
+import type { TeacherRecord } from "./teacher.service";
 
 @ObjectType({ description: "A teacher who may be assigned to projects" })
-export class Teacher {
+// The record's timestamps are not part of the contract's Teacher type.
+export class Teacher implements Omit<TeacherRecord, "created_at" | "updated_at"> {
   @Field(() => Int)
   teacher_id!: number;
 
