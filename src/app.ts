@@ -10,6 +10,7 @@ import { createLoaders, type Context } from "./graphql/context";
 import { graphqlHttpErrorHandler } from "./graphql/http-errors";
 import { registerHealthRoutes } from "./health.routes";
 import { OneLineRequestLog } from "./request-log";
+import { registerDraining, serverOptions } from "./server-options";
 import { restPlugin } from "./rest/rest.plugin";
 import type { Logger } from "./logger";
 import { createServices } from "./services";
@@ -28,7 +29,9 @@ export async function createApp({ config, logger, db }: AppOptions): Promise<Fas
     logController: new OneLineRequestLog(),
     bodyLimit: BODY_LIMIT_BYTES,
     requestIdHeader: "x-request-id",
+    ...serverOptions,
   }) as unknown as FastifyInstance;
+  registerDraining(app);
 
   app.setErrorHandler(graphqlHttpErrorHandler);
 

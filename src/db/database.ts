@@ -9,6 +9,9 @@ import { IdAllocator } from "./id-allocator";
 
 export const DEFAULT_DB_NAME = "project_service";
 
+/** The longest one database operation may take when the caller names no limit (DB_TIMEOUT_MS's default). */
+export const DEFAULT_DB_TIMEOUT_MS = 5000;
+
 export interface Models {
   Project: ProjectModel;
   Teacher: TeacherModel;
@@ -35,13 +38,29 @@ export interface OpenDatabaseOptions {
   dbName?: string;
   /** Emit the driver's command monitoring events (commandStarted …) on connection.getClient(); off by default. */
   monitorCommands?: boolean;
+  /**
+   * The longest any one operation may take, server selection and connection checkout included (the driver's
+   * client-side operation timeout, timeoutMS); also bounds finding and connecting to the server. Default 5000.
+   */
+  timeoutMs?: number;
 }
 
 export async function openDatabase(uri: string, options: OpenDatabaseOptions = {}): Promise<Database> {
+  const timeoutMs = options.timeoutMs ?? DEFAULT_DB_TIMEOUT_MS;
   const connection = mongoose.createConnection(uri, {
     dbName: options.dbName ?? dbNameFor(uri),
     autoIndex: false,
-    serverSelectionTimeoutMS: 10_000,
+    // The driver's own limits, so a stalled or vanished server fails a request instead of holding it:
+    // timeoutMS bounds every operation end to end (it takes precedence over socketTimeoutMS for operations);
+    // server selection and connecting are bounded by the same budget; socketTimeoutMS only catches a socket that
+    // goes silent outside any operation.
+    timeoutMS: timeoutMs,
+    serverSelectionTimeoutMS: timeoutMs,
+    connectTimeoutMS: timeoutMs,
+    socketTimeoutMS: timeoutMs * 2,
+    // Mongoose would otherwise queue operations while disconnected for bufferTimeoutMS (10 s) before the driver
+    // ever sees them; without buffering they go to the driver, whose server selection is bounded above.
+    bufferCommands: false,
     monitorCommands: options.monitorCommands ?? false,
   });
   await connection.asPromise();
@@ -60,14 +79,23 @@ export async function openDatabase(uri: string, options: OpenDatabaseOptions = {
     connection,
     models,
     ids: new IdAllocator(models.Counter),
-    async ping(timeoutMs = 1000) {
+    async ping(limitMs = 1000) {
+      const db = connection.db;
+      if (!db || connection.readyState !== 1) return false;
+      // The driver's timeoutMS bounds the ping; the timer is a second bound in case the driver is itself stuck
+      // (it answers false at the limit and lets the command finish or fail on its own).
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<boolean>((resolve) => {
+        timer = setTimeout(() => resolve(false), limitMs);
+      });
+      const ping = db.command({ ping: 1 }, { timeoutMS: limitMs }).then(
+        () => true,
+        () => false,
+      );
       try {
-        const db = connection.db;
-        if (!db || connection.readyState !== 1) return false;
-        await db.command({ ping: 1 }, { timeoutMS: timeoutMs });
-        return true;
-      } catch {
-        return false;
+        return await Promise.race([ping, late]);
+      } finally {
+        clearTimeout(timer);
       }
     },
     close: () => connection.close(),
