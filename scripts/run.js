@@ -10,6 +10,8 @@ const path = require("node:path");
 const ROOT = path.resolve(__dirname, "..");
 /** Written after every successful build by this launcher; its mtime is "when dist/ was last built". */
 const STAMP = path.join(ROOT, "dist", ".build-stamp");
+/** tsc's own build-info files: a build by `npm run build` or `npm test` (same outDir) also counts. */
+const BUILD_INFO = [STAMP, path.join(ROOT, "dist", ".tsbuildinfo"), path.join(ROOT, "dist", ".tsbuildinfo.build")];
 /** What the build reads: folders compiled by tsconfig.build.json, and the files that change how it compiles. */
 const SOURCES = ["src", "scripts", "bench", "tsconfig.json", "tsconfig.build.json", "package.json"];
 
@@ -28,11 +30,15 @@ function newestMtime(entry) {
 }
 
 function builtAt() {
-  try {
-    return fs.statSync(STAMP).mtimeMs;
-  } catch {
-    return -1;
+  let newest = -1;
+  for (const file of BUILD_INFO) {
+    try {
+      newest = Math.max(newest, fs.statSync(file).mtimeMs);
+    } catch {
+      // not built that way yet
+    }
   }
+  return newest;
 }
 
 function buildIfStale(target) {

@@ -39,8 +39,8 @@ export interface OpenDatabaseOptions {
   /** Emit the driver's command monitoring events (commandStarted …) on connection.getClient(); off by default. */
   monitorCommands?: boolean;
   /**
-   * The longest any one operation may take, server selection and connection checkout included (the driver's
-   * client-side operation timeout, timeoutMS); also bounds finding and connecting to the server. Default 5000.
+   * The longest each step of a database operation may wait (finding the server, a pooled connection, connecting,
+   * the server's reply); default 5000 (DB_TIMEOUT_MS).
    */
   timeoutMs?: number;
 }
@@ -50,14 +50,15 @@ export async function openDatabase(uri: string, options: OpenDatabaseOptions = {
   const connection = mongoose.createConnection(uri, {
     dbName: options.dbName ?? dbNameFor(uri),
     autoIndex: false,
-    // The driver's own limits, so a stalled or vanished server fails a request instead of holding it:
-    // timeoutMS bounds every operation end to end (it takes precedence over socketTimeoutMS for operations);
-    // server selection and connecting are bounded by the same budget; socketTimeoutMS only catches a socket that
-    // goes silent outside any operation.
-    timeoutMS: timeoutMs,
+    // The driver's own limits, so a stalled or vanished server fails a request instead of holding it. (The MongoDB
+    // driver 7.8 under Mongoose 9 accepts the client-side operation timeout `timeoutMS` but ignores it: "timeoutMS
+    // has no effect".) Each step of an operation is bounded by the same budget: finding the server, waiting for a
+    // pooled connection, opening one, and waiting for the server's reply on the socket (a timed-out socket is closed
+    // and replaced).
     serverSelectionTimeoutMS: timeoutMs,
+    waitQueueTimeoutMS: timeoutMs,
     connectTimeoutMS: timeoutMs,
-    socketTimeoutMS: timeoutMs * 2,
+    socketTimeoutMS: timeoutMs,
     // Mongoose would otherwise queue operations while disconnected for bufferTimeoutMS (10 s) before the driver
     // ever sees them; without buffering they go to the driver, whose server selection is bounded above.
     bufferCommands: false,
@@ -82,20 +83,12 @@ export async function openDatabase(uri: string, options: OpenDatabaseOptions = {
     async ping(limitMs = 1000) {
       const db = connection.db;
       if (!db || connection.readyState !== 1) return false;
-      // The driver's timeoutMS bounds the ping; the timer is a second bound in case the driver is itself stuck
-      // (it answers false at the limit and lets the command finish or fail on its own).
-      let timer: NodeJS.Timeout | undefined;
-      const late = new Promise<boolean>((resolve) => {
-        timer = setTimeout(() => resolve(false), limitMs);
-      });
-      const ping = db.command({ ping: 1 }, { timeoutMS: limitMs }).then(
-        () => true,
-        () => false,
-      );
+      // The abort signal ends the ping at the limit, whichever step it waits in (the driver closes that socket).
       try {
-        return await Promise.race([ping, late]);
-      } finally {
-        clearTimeout(timer);
+        await db.command({ ping: 1 }, { signal: AbortSignal.timeout(limitMs) });
+        return true;
+      } catch {
+        return false;
       }
     },
     close: () => connection.close(),
