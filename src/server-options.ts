@@ -109,6 +109,12 @@ export function registerDraining(app: FastifyInstance): void {
   app.addHook("preClose", async () => {
     draining = true;
   });
+  // A request that was running when closing began still gets its answer, then its connection closes: an idle
+  // keep-alive connection would otherwise hold the shutdown until keepAliveTimeout.
+  app.addHook("onSend", async (_request, reply, payload) => {
+    if (draining) void reply.header("connection", "close");
+    return payload;
+  });
   app.addHook("onRequest", async (request, reply) => {
     if (!draining) return;
     void reply.header("connection", "close").code(503);
