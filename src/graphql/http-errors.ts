@@ -29,7 +29,8 @@ export function graphqlHttpErrorHandler(err: FastifyError, request: FastifyReque
     return reply.code(500).send(graphqlErrorBody(INTERNAL_MESSAGE, ErrorCode.INTERNAL_SERVER_ERROR));
   }
   let message = err instanceof SyntaxError || err.code === "FST_ERR_CTP_INVALID_JSON_BODY" ? `malformed JSON body: ${err.message}` : err.message;
-  if (err instanceof RangeError || RUNTIME_TEXT.test(message)) {
+  // Fastify's own errors may be RangeErrors too (body too large); those messages are the framework's, not V8's.
+  if ((err instanceof RangeError && !err.code?.startsWith("FST_")) || RUNTIME_TEXT.test(message)) {
     request.log.warn({ err }, "client error with runtime text");
     message = "the request is nested too deeply or is too large to process; simplify it";
   }

@@ -77,7 +77,8 @@ export function toErrorReply(err: unknown, log: FastifyBaseLogger): ErrorReply {
     const describe = err.code ? FRAMEWORK_MESSAGES[err.code] : undefined;
     // A JSON syntax error thrown by the body parser carries status 400 but no Fastify code.
     let message = describe ? describe(err) : err instanceof SyntaxError ? `malformed JSON body: ${err.message}` : err.message;
-    if (err instanceof RangeError || RUNTIME_TEXT.test(message)) {
+    // Fastify's own errors may be RangeErrors too (body too large); those messages are the framework's, not V8's.
+    if ((err instanceof RangeError && !err.code?.startsWith("FST_")) || RUNTIME_TEXT.test(message)) {
       log.warn({ err }, "client error with runtime text");
       message = "the request is nested too deeply or is too large to process; simplify it";
     }
