@@ -57,7 +57,6 @@ const FRAMEWORK_MESSAGES: Record<string, (err: Error) => string> = {
   FST_ERR_CTP_BODY_TOO_LARGE: () => "request body is too large",
   FST_ERR_CTP_EMPTY_JSON_BODY: () => "request body is empty although content-type is application/json",
   FST_ERR_CTP_INVALID_JSON_BODY: () => "malformed JSON body: the request body is not valid JSON",
-  FST_ERR_MAX_PARAM_LENGTH: () => "a path parameter is too long; ids are whole numbers of at least 1",
 };
 
 /** Text of the runtime that must not reach a client (a stack overflow, a V8 range error). */
@@ -82,13 +81,10 @@ export function toErrorReply(err: unknown, log: FastifyBaseLogger): ErrorReply {
       log.warn({ err }, "client error with runtime text");
       message = "the request is nested too deeply or is too large to process; simplify it";
     }
-    return { status: err.statusCode, body: { success: false, message, code: codeForClientStatus(err.statusCode) } };
+    return envelopeReply(err.statusCode, message);
   }
   log.error({ err: err instanceof DomainError ? (err.cause ?? err) : err }, "internal error");
-  return {
-    status: HTTP_STATUS[ErrorCode.INTERNAL_SERVER_ERROR],
-    body: { success: false, message: INTERNAL_MESSAGE, code: ErrorCode.INTERNAL_SERVER_ERROR },
-  };
+  return envelopeReply(HTTP_STATUS[ErrorCode.INTERNAL_SERVER_ERROR], INTERNAL_MESSAGE, ErrorCode.INTERNAL_SERVER_ERROR);
 }
 
 export function notFoundReply(method: string, url: string): ErrorReply {
