@@ -132,31 +132,44 @@ describe("framework errors answer the envelope", () => {
 });
 
 describe("draining for shutdown", () => {
-  it("when the app closes, then a request already running completes and one arriving on its keep-alive connection is 503 in the envelope", async () => {
+  it("when the app closes, then a request already running completes and one arriving on an open connection is 503 in the envelope", async () => {
     const t = await startTestApp();
     const body = JSON.stringify({ teacher_name: "Late" });
-    let closing: Promise<void> | undefined;
-    const raw = await rawExchange(t.url, async function* () {
-      // The first request is in flight (half its body sent) when closing starts; the second is pipelined behind it.
-      yield `PUT /teachers/1 HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nX-User-Role: admin\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 5)}`;
-      await new Promise((r) => setTimeout(r, 200));
-      closing = t.app.close();
-      await new Promise((r) => setTimeout(r, 200));
-      yield `${body.slice(5)}GET /readyz HTTP/1.1\r\nHost: x\r\n\r\n`;
-    });
+    const pause = () => new Promise((r) => setTimeout(r, 200));
+    let finishRunning!: () => void;
+    let finishArriving!: () => void;
+    const running = new Promise<void>((r) => (finishRunning = r));
+    const arriving = new Promise<void>((r) => (finishArriving = r));
+    // A: a request in flight at close (half its body sent). B: a connection whose request has not finished its
+    // headers yet, so closing does not reap it as idle; its request reaches the app only once closing has begun.
+    const answers = Promise.all([
+      rawExchange(t.url, async function* () {
+        yield `PUT /teachers/1 HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nX-User-Role: admin\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 5)}`;
+        await running;
+        yield body.slice(5);
+      }),
+      rawExchange(t.url, async function* () {
+        yield "GET /readyz HTTP/1.1\r\nHost: x\r\n";
+        await arriving;
+        yield "\r\n";
+      }),
+    ]);
+    await pause();
+    const closing = t.app.close();
+    await pause();
+    finishRunning();
+    finishArriving();
+    const [first, second] = (await answers).map(parseHttp);
     await closing;
     await t.db.connection.dropDatabase().catch(() => undefined);
     await t.db.close();
 
-    const [first, second] = raw.split(/(?=HTTP\/1\.1 \d{3})/).map((part) => ({
-      status: Number(part.slice(9, 12)),
-      body: JSON.parse(part.slice(part.indexOf("\r\n\r\n") + 4)),
-    }));
     // Teacher 1 does not exist: what matters is that the domain answered (BAD_REQUEST per the contract), not a 503.
     expect(first.status).toBe(400);
     expect(first.body.code).toBe("BAD_REQUEST");
     expect(second.status).toBe(503);
     expectEnvelope(second.body, "INTERNAL_SERVER_ERROR");
     expect(second.body.message).toMatch(/shutting down/);
+    expect(second.headers).toMatch(/connection: close/i);
   });
 });
