@@ -59,6 +59,9 @@ export async function openDatabase(uri: string, options: OpenDatabaseOptions = {
     waitQueueTimeoutMS: timeoutMs,
     connectTimeoutMS: timeoutMs,
     socketTimeoutMS: timeoutMs,
+    // A read that timed out would be tried once more, doubling the wait past DB_TIMEOUT_MS; the request fails
+    // instead and the client may retry it.
+    retryReads: false,
     // Mongoose would otherwise queue operations while disconnected for bufferTimeoutMS (10 s) before the driver
     // ever sees them; without buffering they go to the driver, whose server selection is bounded above.
     bufferCommands: false,
@@ -81,8 +84,10 @@ export async function openDatabase(uri: string, options: OpenDatabaseOptions = {
     models,
     ids: new IdAllocator(models.Counter),
     async ping(limitMs = 1000) {
+      // Not gated on Mongoose's readyState: after an outage it says "disconnected" until the driver's next
+      // heartbeat (up to 10 s), while a ping (its server selection) finds the server again at once.
       const db = connection.db;
-      if (!db || connection.readyState !== 1) return false;
+      if (!db) return false;
       // The abort signal ends the ping at the limit, whichever step it waits in (the driver closes that socket).
       try {
         await db.command({ ping: 1 }, { signal: AbortSignal.timeout(limitMs) });
