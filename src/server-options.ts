@@ -73,11 +73,11 @@ function clientErrorHandler(this: FastifyInstance, err: NodeJS.ErrnoException, s
     status = 431;
     message = `request headers are too large (over ${MAX_HEADER_BYTES / 1024} KiB together); send fewer or smaller headers`;
   } else if (err.code === "ERR_HTTP_REQUEST_TIMEOUT") {
+    // Node raises the same error for either limit.
     status = 408;
-    message = `the request was not received completely within ${HTTP_TIMEOUTS.requestTimeoutMs / 1000} s`;
-  } else if (err.code === "ERR_HTTP_HEADERS_TIMEOUT" || err.code === "HPE_HEADERS_TIMEOUT") {
-    status = 408;
-    message = `the request headers were not received within ${HTTP_TIMEOUTS.headersTimeoutMs / 1000} s`;
+    message =
+      `the request was not received in time (its headers within ${HTTP_TIMEOUTS.headersTimeoutMs / 1000} s, ` +
+      `all of it within ${HTTP_TIMEOUTS.requestTimeoutMs / 1000} s); send it again without pausing`;
   }
   this.log.info({ code: err.code, status }, "client error");
   // Nothing can be written once a response has started on this socket (Node's own rule).
