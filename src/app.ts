@@ -14,6 +14,7 @@ import { registerHealthRoutes } from "./health.routes";
 import { corsOptions } from "./http/cors";
 import { OneLineRequestLog } from "./request-log";
 import { docsPlugin } from "./rest/docs";
+import { registerDraining, serverOptions } from "./server-options";
 import { restPlugin } from "./rest/rest.plugin";
 import type { Logger } from "./logger";
 import { createServices } from "./services";
@@ -33,7 +34,9 @@ export async function createApp({ config, logger, db }: AppOptions): Promise<Fas
     logController: new OneLineRequestLog(),
     bodyLimit: BODY_LIMIT_BYTES,
     requestIdHeader: "x-request-id",
+    ...serverOptions,
   }) as unknown as FastifyInstance;
+  registerDraining(app);
 
   app.setErrorHandler(graphqlHttpErrorHandler);
   // First, so every answer (errors and rate-limit refusals too) carries the CORS headers a browser needs to read it.

@@ -1,11 +1,24 @@
 // Liveness and readiness: /healthz answers while the process runs, /readyz only while the database answers.
+// /readyz answers within 1 s whatever the database does: a ping that takes longer counts as no answer. While the
+// service drains for shutdown every route, /readyz included, answers 503 (src/server-options.ts).
 import type { FastifyInstance } from "fastify";
 import type { Database } from "./db/database";
+import { envelopeReply } from "./rest/error-status";
+import { ErrorCode } from "./shared/errors";
+
+/** How long /readyz waits for the database's ping; the rest of the second is left for answering. */
+export const READY_PING_TIMEOUT_MS = 900;
 
 export function registerHealthRoutes(app: FastifyInstance, db: Database): void {
   app.get("/healthz", async () => ({ status: "ok" }));
   app.get("/readyz", async (_request, reply) => {
-    if (await db.ping()) return { status: "ready" };
-    return reply.code(503).send({ status: "unavailable", reason: "database does not answer" });
+    if (await db.ping(READY_PING_TIMEOUT_MS)) return { status: "ready" };
+    const { status, body } = envelopeReply(
+      503,
+      `not ready: the database did not answer a ping within ${READY_PING_TIMEOUT_MS} ms`,
+      ErrorCode.INTERNAL_SERVER_ERROR,
+    );
+    // `status` stays for probes that read it; the rest is the error envelope every route answers.
+    return reply.code(status).send({ status: "unavailable", ...body });
   });
 }

@@ -1,10 +1,14 @@
 // Start: validate configuration, open the database (MONGODB_URI or the embedded one), listen, and shut down
-// cleanly on SIGTERM/SIGINT (stop accepting, drain requests, close Mongoose, stop the embedded database).
+// cleanly on SIGTERM/SIGINT (stop accepting, drain requests, close Mongoose, stop the embedded database), within
+// SHUTDOWN_TIMEOUT_MS: a request or a database that holds the shutdown longer makes the process exit 1.
 import "reflect-metadata";
 import { createApp } from "./app";
 import { loadConfigOrExit } from "./config";
 import { openConfiguredDatabase, type ConfiguredDatabase } from "./db/configured-database";
 import { createLogger } from "./logger";
+
+/** The upper bound of a shutdown; past it the process logs what it was doing and exits 1. */
+const SHUTDOWN_TIMEOUT_MS = 10_000;
 
 async function main(): Promise<void> {
   const config = loadConfigOrExit();
@@ -31,8 +35,15 @@ async function main(): Promise<void> {
       if (stopping) return;
       stopping = true;
       logger.info(`${signal} received: draining requests and stopping`);
+      let step = "draining requests";
+      // unref: the timer itself must not keep a finished process alive.
+      setTimeout(() => {
+        logger.error(`Shutdown did not finish within ${SHUTDOWN_TIMEOUT_MS / 1000} s (still ${step}); exiting with code 1`);
+        process.exit(1);
+      }, SHUTDOWN_TIMEOUT_MS).unref();
       try {
         await app.close();
+        step = "closing the database";
         await database!.close();
         logger.info("Stopped");
         process.exit(0);

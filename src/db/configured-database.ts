@@ -13,7 +13,7 @@ export interface ConfiguredDatabase {
 }
 
 export async function openConfiguredDatabase(
-  config: Pick<Config, "mongodbUri" | "embeddedDb" | "dataDir">,
+  config: Pick<Config, "mongodbUri" | "embeddedDb" | "dataDir"> & Partial<Pick<Config, "dbTimeoutMs">>,
   progress: Progress,
 ): Promise<ConfiguredDatabase> {
   let embedded: EmbeddedDatabase | undefined;
@@ -21,7 +21,7 @@ export async function openConfiguredDatabase(
     if (!config.mongodbUri) {
       embedded = await startEmbeddedDatabase({ mode: config.embeddedDb, dataDir: config.dataDir, progress });
     }
-    const db = await openDatabase(config.mongodbUri ?? embedded!.uri);
+    const db = await openDatabase(config.mongodbUri ?? embedded!.uri, { timeoutMs: config.dbTimeoutMs });
     return {
       db,
       description: embedded ? embedded.description : "MongoDB at MONGODB_URI",

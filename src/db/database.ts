@@ -9,6 +9,9 @@ import { IdAllocator } from "./id-allocator";
 
 export const DEFAULT_DB_NAME = "project_service";
 
+/** The longest one database operation may take when the caller names no limit (DB_TIMEOUT_MS's default). */
+export const DEFAULT_DB_TIMEOUT_MS = 5000;
+
 export interface Models {
   Project: ProjectModel;
   Teacher: TeacherModel;
@@ -35,13 +38,33 @@ export interface OpenDatabaseOptions {
   dbName?: string;
   /** Emit the driver's command monitoring events (commandStarted …) on connection.getClient(); off by default. */
   monitorCommands?: boolean;
+  /**
+   * The longest each step of a database operation may wait (finding the server, a pooled connection, connecting,
+   * the server's reply); default 5000 (DB_TIMEOUT_MS).
+   */
+  timeoutMs?: number;
 }
 
 export async function openDatabase(uri: string, options: OpenDatabaseOptions = {}): Promise<Database> {
+  const timeoutMs = options.timeoutMs ?? DEFAULT_DB_TIMEOUT_MS;
   const connection = mongoose.createConnection(uri, {
     dbName: options.dbName ?? dbNameFor(uri),
     autoIndex: false,
-    serverSelectionTimeoutMS: 10_000,
+    // The driver's own limits, so a stalled or vanished server fails a request instead of holding it. (The MongoDB
+    // driver 7.8 under Mongoose 9 accepts the client-side operation timeout `timeoutMS` but ignores it: "timeoutMS
+    // has no effect".) Each step of an operation is bounded by the same budget: finding the server, waiting for a
+    // pooled connection, opening one, and waiting for the server's reply on the socket (a timed-out socket is closed
+    // and replaced).
+    serverSelectionTimeoutMS: timeoutMs,
+    waitQueueTimeoutMS: timeoutMs,
+    connectTimeoutMS: timeoutMs,
+    socketTimeoutMS: timeoutMs,
+    // A read that timed out would be tried once more, doubling the wait past DB_TIMEOUT_MS; the request fails
+    // instead and the client may retry it.
+    retryReads: false,
+    // Mongoose would otherwise queue operations while disconnected for bufferTimeoutMS (10 s) before the driver
+    // ever sees them; without buffering they go to the driver, whose server selection is bounded above.
+    bufferCommands: false,
     monitorCommands: options.monitorCommands ?? false,
   });
   await connection.asPromise();
@@ -60,11 +83,14 @@ export async function openDatabase(uri: string, options: OpenDatabaseOptions = {
     connection,
     models,
     ids: new IdAllocator(models.Counter),
-    async ping(timeoutMs = 1000) {
+    async ping(limitMs = 1000) {
+      // Not gated on Mongoose's readyState: after an outage it says "disconnected" until the driver's next
+      // heartbeat (up to 10 s), while a ping (its server selection) finds the server again at once.
+      const db = connection.db;
+      if (!db) return false;
+      // The abort signal ends the ping at the limit, whichever step it waits in (the driver closes that socket).
       try {
-        const db = connection.db;
-        if (!db || connection.readyState !== 1) return false;
-        await db.command({ ping: 1 }, { timeoutMS: timeoutMs });
+        await db.command({ ping: 1 }, { signal: AbortSignal.timeout(limitMs) });
         return true;
       } catch {
         return false;

@@ -14,6 +14,8 @@ export interface EmbeddedDatabase {
   kind: "mongod" | "ferretdb";
   /** One phrase for the start-up line, e.g. "embedded FerretDB 1.24 (SQLite in /x/.data/ferretdb)". */
   description: string;
+  /** The server process's id (tests pause it with SIGSTOP to play a stalled database). */
+  pid: number | undefined;
   stop(): Promise<void>;
 }
 
@@ -64,6 +66,7 @@ async function startMongod(dbPath: string, binary: string | undefined, progress:
     uri: server.getUri(),
     kind: "mongod",
     description: `embedded mongod (data in ${dbPath})`,
+    pid: server.instanceInfo?.instance.mongodProcess?.pid,
     stop: async () => {
       await server.stop({ doCleanup: false });
     },

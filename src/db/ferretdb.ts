@@ -126,6 +126,7 @@ export async function startFerretDb(dataDir: string, progress: Progress): Promis
     uri,
     kind: "ferretdb",
     description: `embedded FerretDB 1.24 (SQLite in ${dataDir})`,
+    pid: child.pid,
     stop: () => stopChild(child),
   };
 }

@@ -9,6 +9,7 @@ import type { Context } from "./context";
 import { reportError } from "./error-report";
 import { explorerLandingPage, type ExplorerConfig } from "./explorer";
 import { queryCostPlugin } from "./query-cost";
+import { withoutRuntimeText } from "./http-errors";
 import { getSchema } from "./schema";
 
 /** Tokens one GraphQL document may hold; the largest query in the README has about 100. */
@@ -56,7 +57,7 @@ export function createApolloServer(options: { logger: Logger; production: boolea
 export function formatError(formatted: GraphQLFormattedError, error: unknown, logger: Logger): GraphQLFormattedError {
   const original = unwrapResolverError(error);
   const fromResolver = error instanceof GraphQLError && error.path !== undefined;
-  if (!(original instanceof DomainError) && !fromResolver) return formatted;
+  if (!(original instanceof DomainError) && !fromResolver) return withoutRuntimeText(formatted);
   const domain = reportError(original, logger, String(formatted.path?.[0] ?? "query"));
   return { message: domain.message, locations: formatted.locations, path: formatted.path, extensions: { code: domain.code } };
 }

@@ -45,10 +45,18 @@ export interface ErrorReply {
   body: ErrorBody;
 }
 
-/** The ErrorCode of a client error raised by the framework (it has a status but no code of ours). */
+/** The ErrorCode of an error raised by the framework (it has a status but no code of ours). */
 function codeForClientStatus(status: number): ErrorCode {
   const known = (Object.keys(HTTP_STATUS) as ErrorCode[]).find((code) => HTTP_STATUS[code] === status);
-  return known ?? ErrorCode.BAD_REQUEST;
+  return known ?? (status >= 500 ? ErrorCode.INTERNAL_SERVER_ERROR : ErrorCode.BAD_REQUEST);
+}
+
+/**
+ * The error envelope for a status the framework or the server answers itself (431, 408, 503 while draining …):
+ * every error body is built here or in toErrorReply, so a change of the envelope lands in one place.
+ */
+export function envelopeReply(status: number, message: string, code: ErrorCode = codeForClientStatus(status)): ErrorReply {
+  return { status, body: errorBody(code, message) };
 }
 
 /** Fastify's messages for a few client errors say what went wrong but not what to do. */
@@ -58,6 +66,9 @@ const FRAMEWORK_MESSAGES: Record<string, (err: Error) => string> = {
   FST_ERR_CTP_EMPTY_JSON_BODY: () => "request body is empty although content-type is application/json",
   FST_ERR_CTP_INVALID_JSON_BODY: () => "malformed JSON body: the request body is not valid JSON",
 };
+
+/** Text of the runtime that must not reach a client (a stack overflow, a V8 range error). */
+const RUNTIME_TEXT = /call stack|RangeError|Invalid (array|string) length|out of memory/i;
 
 function isClientError(err: unknown): err is Error & { statusCode: number; code?: string } {
   const status = (err as { statusCode?: unknown } | null)?.statusCode;
@@ -75,14 +86,16 @@ export function toErrorReply(err: unknown, log: FastifyBaseLogger): ErrorReply {
   if (isClientError(err)) {
     const describe = err.code ? FRAMEWORK_MESSAGES[err.code] : undefined;
     // A JSON syntax error thrown by the body parser carries status 400 but no Fastify code.
-    const message = describe ? describe(err) : err instanceof SyntaxError ? `malformed JSON body: ${err.message}` : err.message;
-    return { status: err.statusCode, body: errorBody(codeForClientStatus(err.statusCode), message) };
+    let message = describe ? describe(err) : err instanceof SyntaxError ? `malformed JSON body: ${err.message}` : err.message;
+    // Fastify's own errors may be RangeErrors too (body too large); those messages are the framework's, not V8's.
+    if ((err instanceof RangeError && !err.code?.startsWith("FST_")) || RUNTIME_TEXT.test(message)) {
+      log.warn({ err }, "client error with runtime text");
+      message = "the request is nested too deeply or is too large to process; simplify it";
+    }
+    return envelopeReply(err.statusCode, message);
   }
   log.error({ err: err instanceof DomainError ? (err.cause ?? err) : err }, "internal error");
-  return {
-    status: HTTP_STATUS[ErrorCode.INTERNAL_SERVER_ERROR],
-    body: errorBody(ErrorCode.INTERNAL_SERVER_ERROR, INTERNAL_MESSAGE),
-  };
+  return envelopeReply(HTTP_STATUS[ErrorCode.INTERNAL_SERVER_ERROR], INTERNAL_MESSAGE, ErrorCode.INTERNAL_SERVER_ERROR);
 }
 
 export function notFoundReply(method: string, url: string): ErrorReply {

@@ -1,5 +1,6 @@
 // When the service runs as a process, then it prints one start-up line (URL, database, auth mode), and on
-// SIGTERM it drains, closes the database, stops the embedded database and exits 0.
+// SIGTERM it drains, closes the database, stops the embedded database and exits 0 — also when the signal goes to
+// `npm start` — and a shutdown that cannot finish ends after its bound with exit code 1.
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import http from "node:http";
@@ -13,7 +14,7 @@ const REPO = path.resolve(__dirname, "../..");
 interface Started {
   child: ChildProcess;
   lines: string[];
-  ready: { msg: string };
+  ready: { msg: string; pid: number };
   url: string;
 }
 
@@ -23,22 +24,56 @@ function machineEnv(): NodeJS.ProcessEnv {
   return Object.fromEntries(Object.entries(process.env).filter(([name]) => !own.test(name)));
 }
 
-async function startService(env: Record<string, string>): Promise<Started> {
-  const child = spawn(process.execPath, [path.join(REPO, "dist/src/index.js")], {
+/** The JSON log entry of a line, or undefined for other output (npm's own lines). */
+function logEntry(line: string): { msg?: string; pid?: number } | undefined {
+  try {
+    return JSON.parse(line);
+  } catch {
+    return undefined;
+  }
+}
+
+async function startService(env: Record<string, string>, command = [process.execPath, path.join(REPO, "dist/src/index.js")]): Promise<Started> {
+  const child = spawn(command[0], command.slice(1), {
+    cwd: REPO,
     env: { ...machineEnv(), PORT: "0", ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
   const lines: string[] = [];
-  const ready = await new Promise<{ msg: string }>((resolve, reject) => {
+  const ready = await new Promise<{ msg: string; pid: number }>((resolve, reject) => {
     readline.createInterface({ input: child.stdout! }).on("line", (line) => {
       lines.push(line);
-      const entry = JSON.parse(line);
-      if (String(entry.msg).startsWith("Ready:")) resolve(entry);
+      const entry = logEntry(line);
+      if (String(entry?.msg).startsWith("Ready:")) resolve(entry as { msg: string; pid: number });
     });
     child.once("exit", (code) => reject(new Error(`service exited with ${code}: ${lines.join("\n")}`)));
   });
   const url = /Ready: (\S+)\/graphql/.exec(ready.msg)![1];
   return { child, lines, ready, url };
+}
+
+/** Ids of running processes whose command line contains `text` (Linux /proc). */
+function processesWith(text: string): number[] {
+  return fs
+    .readdirSync("/proc")
+    .filter((name) => /^\d+$/.test(name))
+    .filter((pid) => {
+      try {
+        return fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").includes(text);
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
+}
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 function exitCode(child: ChildProcess): Promise<number | null> {
@@ -103,5 +138,53 @@ describe("service process", () => {
     } finally {
       fs.rmSync(dataDir, { recursive: true, force: true });
     }
+  });
+
+  it.each(["SIGTERM", "SIGINT"] as const)(
+    "when the npm start process receives %s, then the service and its FerretDB stop: no orphan keeps serving",
+    async (signal) => {
+      const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "project-service-npm-"));
+      try {
+        const s = await startService({ EMBEDDED_DB: "ferretdb", DATA_DIR: dataDir }, ["npm", "start", "--silent"]);
+        const service = s.ready.pid;
+        const [ferretdb] = processesWith(dataDir).filter((pid) => pid !== service && pid !== s.child.pid);
+        expect(service).not.toBe(s.child.pid);
+        expect(ferretdb).toEqual(expect.any(Number));
+        expect((await fetch(`${s.url}/readyz`)).status).toBe(200);
+
+        const exited = exitCode(s.child);
+        s.child.kill(signal);
+        await exited;
+
+        expect(s.lines.some((l) => logEntry(l)?.msg === "Stopped")).toBe(true);
+        expect(isRunning(service)).toBe(false);
+        expect(isRunning(ferretdb)).toBe(false);
+        const { status } = await fetch(`${s.url}/healthz`).catch(() => ({ status: 0 }));
+        expect(status).toBe(0);
+      } finally {
+        fs.rmSync(dataDir, { recursive: true, force: true });
+      }
+    },
+    // The first `npm start` after a fresh clone compiles dist/ once (scripts/run.js).
+    180_000,
+  );
+
+  it("when a request holds the shutdown (its body never completes), then the process exits 1 after the bound with a log line", async () => {
+    const uri = `${testMongoUri().replace(/\/$/, "")}/t_process_bound_${process.pid}`;
+    const s = await startService({ MONGODB_URI: uri });
+    const exited = exitCode(s.child);
+    const request = http.request(`${s.url}/graphql`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "content-length": 1000, "x-user-role": "admin" },
+    });
+    request.on("error", () => undefined);
+    request.write('{"query": "');
+    await new Promise((r) => setTimeout(r, 200));
+
+    s.child.kill("SIGTERM");
+
+    expect(await exited).toBe(1);
+    expect(s.lines.some((l) => /Shutdown did not finish within 10 s/.test(String(logEntry(l)?.msg)))).toBe(true);
+    request.destroy();
   });
 });

@@ -1,0 +1,127 @@
+// The HTTP server's own limits and the answers Fastify and Node give before a route runs: time limits for slow or
+// unfinished requests, and the error envelope for too long a path parameter, oversized headers, broken framing,
+// a timed-out request and requests refused while the service drains for shutdown. Without these, the framework
+// answers its own bodies ({error, message, statusCode}, "Client Error") and a body that never completes holds its
+// connection for minutes.
+import http from "node:http";
+import type { Socket } from "node:net";
+import type { FastifyError, FastifyHttpOptions, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { graphqlErrorBody, isGraphqlUrl } from "./graphql/http-errors";
+import { envelopeReply } from "./rest/error-status";
+import { ErrorCode } from "./shared/errors";
+
+/** The time limits of the HTTP server, in milliseconds (README "Time limits and failure"). */
+export const HTTP_TIMEOUTS = {
+  /** From the first byte of a request's headers until they are complete. */
+  headersTimeoutMs: 10_000,
+  /** From the first byte of a request until its whole body has arrived; then 408 and the connection closes. */
+  requestTimeoutMs: 30_000,
+  /** A connection with no traffic at all in either direction is closed after this long. */
+  connectionTimeoutMs: 60_000,
+  /** An idle keep-alive connection is closed after this long. */
+  keepAliveTimeoutMs: 10_000,
+  /** How often Node checks the two limits above (its default, 30 s, would let a limit overrun by that much). */
+  checkIntervalMs: 1_000,
+} as const;
+
+/** Node's limit for the request line and headers together; more is 431. */
+export const MAX_HEADER_BYTES = 16 * 1024;
+
+const MAX_PARAM_LENGTH = 100;
+
+/** Fastify options for createApp: time limits, and the envelope for the framework's own errors. */
+export const serverOptions = {
+  connectionTimeout: HTTP_TIMEOUTS.connectionTimeoutMs,
+  keepAliveTimeout: HTTP_TIMEOUTS.keepAliveTimeoutMs,
+  requestTimeout: HTTP_TIMEOUTS.requestTimeoutMs,
+  routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
+  http: {
+    headersTimeout: HTTP_TIMEOUTS.headersTimeoutMs,
+    connectionsCheckingInterval: HTTP_TIMEOUTS.checkIntervalMs,
+    maxHeaderSize: MAX_HEADER_BYTES,
+  },
+  // Fastify's own 503 while closing writes a fixed body; registerDraining answers the envelope instead.
+  return503OnClosing: false,
+  frameworkErrors,
+  clientErrorHandler,
+} satisfies FastifyHttpOptions<http.Server>;
+
+/** Errors Fastify finds while routing (a path parameter over 100 characters, a malformed URL): 400, the envelope. */
+function frameworkErrors(err: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  const message =
+    err.code === "FST_ERR_MAX_PARAM_LENGTH"
+      ? `a path parameter is longer than ${MAX_PARAM_LENGTH} characters; ids are whole numbers of at least 1`
+      : err.code === "FST_ERR_BAD_URL"
+        ? "malformed URL: a percent-encoded sequence in the path is invalid"
+        : "the request cannot be routed";
+  void reply.code(400);
+  void reply.send(
+    isGraphqlUrl(request.url) ? graphqlErrorBody(message, ErrorCode.BAD_REQUEST) : envelopeReply(400, message).body,
+  );
+}
+
+/**
+ * Errors Node's HTTP parser raises before Fastify sees a request (oversized headers, broken framing, a request not
+ * received in time). The path may be unknown here, so the body is the REST envelope whose `errors` entries also
+ * carry GraphQL's `extensions.code`: both kinds of client read it.
+ */
+function clientErrorHandler(this: FastifyInstance, err: NodeJS.ErrnoException, socket: Socket): void {
+  if (err.code === "ECONNRESET" || socket.destroyed) return;
+  let status = 400;
+  let message = "malformed HTTP request: the request line, a header or the body framing (Content-Length, Transfer-Encoding) is invalid";
+  if (err.code === "HPE_HEADER_OVERFLOW") {
+    status = 431;
+    message = `request headers are too large (over ${MAX_HEADER_BYTES / 1024} KiB together); send fewer or smaller headers`;
+  } else if (err.code === "ERR_HTTP_REQUEST_TIMEOUT") {
+    // Node raises the same error for either limit.
+    status = 408;
+    message =
+      `the request was not received in time (its headers within ${HTTP_TIMEOUTS.headersTimeoutMs / 1000} s, ` +
+      `all of it within ${HTTP_TIMEOUTS.requestTimeoutMs / 1000} s); send it again without pausing`;
+  }
+  this.log.info({ code: err.code, status }, "client error");
+  // Nothing can be written once a response has started on this socket (Node's own rule).
+  const pending = (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+  if (socket.writable && !pending?.headersSent) {
+    const reply = envelopeReply(status, message);
+    const body = JSON.stringify({
+      ...reply.body,
+      errors: [{ field: null, message, code: reply.body.code, extensions: { code: reply.body.code } }],
+    });
+    socket.end(
+      `HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
+    return;
+  }
+  socket.destroy(err);
+}
+
+const DRAINING_MESSAGE = "the service is shutting down; retry the request (another instance or after the restart)";
+
+/**
+ * From the moment the app starts closing, requests that still arrive (on keep-alive connections) answer 503 with
+ * the envelope and `Connection: close`; requests already running complete. Register before any route or plugin so
+ * every route inherits the hook.
+ */
+export function registerDraining(app: FastifyInstance): void {
+  let draining = false;
+  app.addHook("preClose", async () => {
+    draining = true;
+  });
+  // A request that was running when closing began still gets its answer, then its connection closes: an idle
+  // keep-alive connection would otherwise hold the shutdown until keepAliveTimeout.
+  app.addHook("onSend", async (_request, reply, payload) => {
+    if (draining) void reply.header("connection", "close");
+    return payload;
+  });
+  app.addHook("onRequest", async (request, reply) => {
+    if (!draining) return;
+    void reply.header("connection", "close").code(503);
+    return reply.send(
+      isGraphqlUrl(request.url)
+        ? graphqlErrorBody(DRAINING_MESSAGE, ErrorCode.INTERNAL_SERVER_ERROR)
+        : envelopeReply(503, DRAINING_MESSAGE, ErrorCode.INTERNAL_SERVER_ERROR).body,
+    );
+  });
+}
