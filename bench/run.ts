@@ -20,6 +20,8 @@ interface Result {
   p95: number;
   p99: number;
   failures: number;
+  /** CPU time (user + system) of this whole process per request, in ms: server and benchmark client together. */
+  cpuMs: number;
 }
 
 function percentile(sorted: number[], p: number): number {
@@ -30,6 +32,7 @@ async function run(name: string, total: number, call: (i: number) => Promise<boo
   const latencies: number[] = [];
   let next = 0;
   let failures = 0;
+  const cpu = process.cpuUsage();
   const started = performance.now();
   await Promise.all(
     Array.from({ length: CONCURRENCY }, async () => {
@@ -42,8 +45,10 @@ async function run(name: string, total: number, call: (i: number) => Promise<boo
     }),
   );
   const seconds = (performance.now() - started) / 1000;
+  const used = process.cpuUsage(cpu);
+  const cpuMs = (used.user + used.system) / 1000 / total;
   latencies.sort((a, b) => a - b);
-  return { name, requests: total, seconds, p50: percentile(latencies, 50), p95: percentile(latencies, 95), p99: percentile(latencies, 99), failures };
+  return { name, requests: total, seconds, p50: percentile(latencies, 50), p95: percentile(latencies, 95), p99: percentile(latencies, 99), failures, cpuMs };
 }
 
 async function main(): Promise<void> {
@@ -59,9 +64,15 @@ async function main(): Promise<void> {
     });
     uri = embedded.uri;
   }
-  const db = await openDatabase(uri, { dbName: `bench_${Date.now()}` });
+  // As the service opens it (command monitoring feeds GET /metrics).
+  const db = await openDatabase(uri, { dbName: `bench_${Date.now()}`, monitorCommands: true });
+  const startCpu = process.cpuUsage();
+  const startAt = performance.now();
   const app = await createApp({ config: { auth: { mode: "header" }, production: false }, logger: pino({ level: "silent" }), db });
   await app.listen({ port: 0, host: "127.0.0.1" });
+  const startMs = performance.now() - startAt;
+  const startUsed = process.cpuUsage(startCpu);
+  const startCpuMs = (startUsed.user + startUsed.system) / 1000;
   const address = app.server.address();
   const url = `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}/graphql`;
 
@@ -122,11 +133,14 @@ async function main(): Promise<void> {
   );
 
   const rssMb = Math.round(process.memoryUsage().rss / 1024 / 1024);
-  process.stdout.write(`\nDatabase: ${embedded ? embedded.description : "MONGODB_URI"}; concurrency ${CONCURRENCY}; node ${process.version}; ${os.cpus().length} cores\n\n`);
-  process.stdout.write("| operation | requests | req/s | p50 ms | p95 ms | p99 ms | failures |\n|---|---|---|---|---|---|---|\n");
+  process.stdout.write(
+    `\nDatabase: ${embedded ? embedded.description : "MONGODB_URI"}; concurrency ${CONCURRENCY}; node ${process.version}; ${os.cpus().length} cores; NODE_ENV=${process.env.NODE_ENV ?? "(unset)"}\n`,
+  );
+  process.stdout.write(`createApp + listen: ${startMs.toFixed(0)} ms wall, ${startCpuMs.toFixed(0)} ms CPU\n\n`);
+  process.stdout.write("| operation | requests | req/s | p50 ms | p95 ms | p99 ms | CPU ms/req | failures |\n|---|---|---|---|---|---|---|---|\n");
   for (const r of results) {
     process.stdout.write(
-      `| ${r.name} | ${r.requests} | ${(r.requests / r.seconds).toFixed(0)} | ${r.p50.toFixed(1)} | ${r.p95.toFixed(1)} | ${r.p99.toFixed(1)} | ${r.failures} |\n`,
+      `| ${r.name} | ${r.requests} | ${(r.requests / r.seconds).toFixed(0)} | ${r.p50.toFixed(1)} | ${r.p95.toFixed(1)} | ${r.p99.toFixed(1)} | ${r.cpuMs.toFixed(2)} | ${r.failures} |\n`,
     );
   }
   process.stdout.write(`\nProcess RSS after the run (app + benchmark client): ${rssMb} MB\n`);

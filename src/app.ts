@@ -9,6 +9,11 @@ import { createApolloServer } from "./graphql/apollo";
 import { createLoaders, type Context } from "./graphql/context";
 import { graphqlHttpErrorHandler } from "./graphql/http-errors";
 import { registerHealthRoutes } from "./health.routes";
+import { callerOf } from "./http/caller";
+import { operationOutcomePlugin, withRequest } from "./http/graphql-operations";
+import { Metrics } from "./http/metrics";
+import { registerOperations } from "./http/operations";
+import { requestIdFor } from "./http/request-id";
 import { OneLineRequestLog } from "./request-log";
 import { restPlugin } from "./rest/rest.plugin";
 import type { Logger } from "./logger";
@@ -17,7 +22,7 @@ import { createServices } from "./services";
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 
 export interface AppOptions {
-  config: Pick<Config, "auth" | "statusWorkflow" | "production">;
+  config: Pick<Config, "auth" | "statusWorkflow" | "production"> & Partial<Pick<Config, "rateLimitPerMinute" | "metricsToken">>;
   logger: Logger;
   db: Database;
 }
@@ -27,26 +32,32 @@ export async function createApp({ config, logger, db }: AppOptions): Promise<Fas
     loggerInstance: logger,
     logController: new OneLineRequestLog(),
     bodyLimit: BODY_LIMIT_BYTES,
-    requestIdHeader: "x-request-id",
+    requestIdHeader: false,
+    genReqId: requestIdFor,
   }) as unknown as FastifyInstance;
 
   app.setErrorHandler(graphqlHttpErrorHandler);
 
   const services = createServices(db, config.statusWorkflow);
   const authenticator = createAuthenticator(config.auth);
+  const metrics = new Metrics();
+  const stopObservingDb = metrics.observeDatabase(db.connection.getClient());
+  await registerOperations(app, { config, authenticator, metrics });
 
-  const apollo = createApolloServer({ logger, production: config.production });
+  const apollo = createApolloServer({ logger, production: config.production, plugins: [operationOutcomePlugin(metrics)] });
   await apollo.start();
   app.addHook("onClose", async () => {
     await apollo.stop();
+    stopObservingDb();
   });
   await app.register(fastifyApollo(apollo), {
-    context: async (request): Promise<Context> => ({
-      caller: await authenticator.authenticate(request.headers),
-      services,
-      loaders: createLoaders(services),
-      logger: request.log,
-    }),
+    context: async (request): Promise<Context> =>
+      withRequest(request, {
+        caller: await callerOf(request, authenticator),
+        services,
+        loaders: createLoaders(services),
+        logger: request.log,
+      }),
   });
 
   await app.register(restPlugin, { services, authenticator });

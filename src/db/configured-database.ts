@@ -21,7 +21,8 @@ export async function openConfiguredDatabase(
     if (!config.mongodbUri) {
       embedded = await startEmbeddedDatabase({ mode: config.embeddedDb, dataDir: config.dataDir, progress });
     }
-    const db = await openDatabase(config.mongodbUri ?? embedded!.uri);
+    // Command monitoring feeds the database round-trip histogram of GET /metrics.
+    const db = await openDatabase(config.mongodbUri ?? embedded!.uri, { monitorCommands: true });
     return {
       db,
       description: embedded ? embedded.description : "MongoDB at MONGODB_URI",
