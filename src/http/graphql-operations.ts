@@ -20,12 +20,13 @@ declare module "fastify" {
   }
 }
 
-const requests = new WeakMap<object, FastifyRequest>();
+// A symbol-keyed property, not a WeakMap: Apollo runs each operation on a shallow copy of the context, which copies
+// own symbol properties too.
+const HTTP_REQUEST = Symbol("http request");
 
 /** Ties a GraphQL context to the HTTP request it serves (called in the Apollo context function). */
 export function withRequest<T extends object>(request: FastifyRequest, context: T): T {
-  requests.set(context, request);
-  return context;
+  return Object.assign(context, { [HTTP_REQUEST]: request });
 }
 
 const ERROR_CODES = new Set<string>(Object.values(ErrorCode));
@@ -64,7 +65,7 @@ export function operationOutcomePlugin(metrics: Metrics): ApolloServerPlugin<Con
             outcome,
           };
           metrics.graphqlOperations.inc(summary);
-          const request = requests.get(requestContext.contextValue);
+          const request = (requestContext.contextValue as { [HTTP_REQUEST]?: FastifyRequest })[HTTP_REQUEST];
           if (request) request.graphql = summary;
         },
       };

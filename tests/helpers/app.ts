@@ -3,7 +3,7 @@ import { print } from "graphql";
 import type { TypedDocumentNode } from "@graphql-typed-document-node/core";
 import pino from "pino";
 import type { FastifyInstance } from "fastify";
-import { createApp } from "../../src/app";
+import { createApp, type AppOptions } from "../../src/app";
 import type { AuthConfig } from "../../src/config";
 import type { StatusWorkflow } from "../../src/components/projects";
 import type { Database } from "../../src/db/database";
@@ -32,14 +32,18 @@ export interface TestAppOptions {
   statusWorkflow?: StatusWorkflow;
   /** Reuse another app's database (e.g. one app per auth mode on the same data). */
   db?: Database;
+  /** More configuration for createApp (rate limit, metrics token, production). */
+  config?: Partial<AppOptions["config"]>;
+  /** The app's logger (default: silent). */
+  logger?: AppOptions["logger"];
 }
 
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const ownDb = !options.db;
   const db = options.db ?? (await openTestDatabase());
   const app = await createApp({
-    config: { auth: options.auth ?? { mode: "header" }, statusWorkflow: options.statusWorkflow, production: false },
-    logger: pino({ level: "silent" }),
+    config: { auth: options.auth ?? { mode: "header" }, statusWorkflow: options.statusWorkflow, production: false, ...options.config },
+    logger: options.logger ?? pino({ level: "silent" }),
     db,
   });
   await app.listen({ port: 0, host: "127.0.0.1" });
