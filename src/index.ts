@@ -1,5 +1,7 @@
 // Start: validate configuration, open the database (MONGODB_URI or the embedded one), listen, and shut down
 // cleanly on SIGTERM/SIGINT (stop accepting, drain requests, close Mongoose, stop the embedded database).
+// First: tracing patches http, fastify, graphql and mongodb as they load (a no-op without OTEL_EXPORTER_OTLP_ENDPOINT).
+import "./tracing";
 import "reflect-metadata";
 import { createApp } from "./app";
 import { loadConfigOrExit } from "./config";

@@ -9,7 +9,7 @@ const ADMIN = { "content-type": "application/json", "x-user-role": "admin" };
 
 async function graphql(t: TestApp, query: string, headers: Record<string, string> = ADMIN) {
   const response = await fetch(`${t.url}/graphql`, { method: "POST", headers, body: JSON.stringify({ query }) });
-  return response.json();
+  return (await response.json()) as any;
 }
 
 async function scrape(t: TestApp, headers: Record<string, string> = {}) {

@@ -13,7 +13,7 @@ async function post(t: TestApp, path: string, headers: Record<string, string>, b
     headers: { "content-type": "application/json", ...headers },
     body: JSON.stringify(body),
   });
-  return { status: response.status, retryAfter: response.headers.get("retry-after"), body: await response.json() };
+  return { status: response.status, retryAfter: response.headers.get("retry-after"), body: (await response.json()) as any };
 }
 
 describe("rate limit (header mode)", () => {
