@@ -15,8 +15,9 @@ declare module "fastify" {
 /** Routes for machines (probes, scrapers): no caller, no rate limit. */
 export const UNAUTHENTICATED_ROUTES: ReadonlySet<string> = new Set(["/healthz", "/readyz", "/metrics"]);
 
+/** Probes, scrapes and CORS preflights (which carry no credentials): neither authenticated nor rate limited. */
 export function isOperationsRoute(request: FastifyRequest): boolean {
-  return UNAUTHENTICATED_ROUTES.has(request.routeOptions.url ?? "");
+  return request.method === "OPTIONS" || UNAUTHENTICATED_ROUTES.has(request.routeOptions.url ?? "");
 }
 
 export function registerCaller(app: FastifyInstance, authenticator: Authenticator): void {
