@@ -20,14 +20,7 @@ async function main(): Promise<void> {
     database = await openConfiguredDatabase(config, (message) => logger.info(message));
     const app = await createApp({ config, logger, db: database.db });
     const { description } = database;
-    // Fastify logs this once it listens: the one start-up line, with the real port when PORT=0.
-    await app.listen({
-      port: config.port,
-      host: config.host,
-      listenTextResolver: (address) =>
-        `Ready: ${address.replace("0.0.0.0", "localhost")}/graphql | database: ${description} | auth: ${config.auth.mode} mode`,
-    });
-
+    // Before listening: once the Ready line is out, a SIGTERM must find its handler (without one, Node dies at once).
     let stopping = false;
     const shutdown = async (signal: string) => {
       if (stopping) return;
@@ -45,6 +38,13 @@ async function main(): Promise<void> {
     };
     process.on("SIGTERM", () => void shutdown("SIGTERM"));
     process.on("SIGINT", () => void shutdown("SIGINT"));
+    // Fastify logs this once it listens: the one start-up line, with the real port when PORT=0.
+    await app.listen({
+      port: config.port,
+      host: config.host,
+      listenTextResolver: (address) =>
+        `Ready: ${address.replace("0.0.0.0", "localhost")}/graphql | database: ${description} | auth: ${config.auth.mode} mode`,
+    });
   } catch (err) {
     logger.fatal({ err }, `Start-up failed: ${(err as Error).message}`);
     await database?.close().catch(() => undefined);
