@@ -1,7 +1,7 @@
 // Start: validate configuration, open the database (MONGODB_URI or the embedded one), listen, and shut down
 // cleanly on SIGTERM/SIGINT (stop accepting, drain requests, close Mongoose, stop the embedded database).
 // First: tracing patches http, fastify, graphql and mongodb as they load (a no-op without OTEL_EXPORTER_OTLP_ENDPOINT).
-import "./tracing";
+import { tracerProvider } from "./tracing";
 import "reflect-metadata";
 import { createApp } from "./app";
 import { loadConfigOrExit } from "./config";
@@ -29,6 +29,7 @@ async function main(): Promise<void> {
       try {
         await app.close();
         await database!.close();
+        await tracerProvider?.shutdown(); // exports the spans still batched
         logger.info("Stopped");
         process.exit(0);
       } catch (err) {

@@ -2,8 +2,10 @@
 // spans and the MongoDB command spans. The app runs in a child process (tests/helpers/traced-app.ts, built to
 // dist/ by `npm test`'s tsc): OpenTelemetry patches modules through Node's require, which jest bypasses.
 import { spawn } from "node:child_process";
+import http from "node:http";
 import path from "node:path";
-import { testDbName, testMongoUri } from "../helpers/database";
+import readline from "node:readline";
+import { dropTestDatabase, openTestDatabase, testDbName, testMongoUri } from "../helpers/database";
 
 const REPO = path.resolve(__dirname, "../..");
 
@@ -54,5 +56,58 @@ describe("OpenTelemetry tracing", () => {
     // Every span of the request hangs under its server span: one tree, not several roots.
     const ids = new Set(trace.map((s) => s.spanId));
     expect(trace.filter((s) => !s.parentSpanId || !ids.has(s.parentSpanId))).toEqual([server[0]]);
+  });
+
+  it("when the service runs with OTEL_EXPORTER_OTLP_ENDPOINT, then its spans reach the collector at /v1/traces by the time it stops", async () => {
+    const received: { path?: string; type?: string; body: string }[] = [];
+    const collector = http.createServer((request, response) => {
+      let body = "";
+      request.on("data", (chunk) => (body += chunk));
+      request.on("end", () => {
+        received.push({ path: request.url, type: request.headers["content-type"], body });
+        response.writeHead(200, { "content-type": "application/json" }).end("{}");
+      });
+    });
+    await new Promise<void>((resolve) => collector.listen(0, "127.0.0.1", resolve));
+    const port = (collector.address() as { port: number }).port;
+    const dbName = testDbName();
+    try {
+      const child = spawn(process.execPath, [path.join(REPO, "dist/src/index.js")], {
+        env: {
+          PATH: process.env.PATH,
+          PORT: "0",
+          MONGODB_URI: `${testMongoUri().replace(/\/$/, "")}/${dbName}`,
+          OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${port}`,
+        },
+        stdio: ["ignore", "pipe", "inherit"],
+      });
+      const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
+      const url = await new Promise<string>((resolve, reject) => {
+        readline.createInterface({ input: child.stdout! }).on("line", (line) => {
+          const ready = /Ready: (\S+)\/graphql/.exec(JSON.parse(line).msg ?? "");
+          if (ready) resolve(ready[1]);
+        });
+        child.once("exit", (code) => reject(new Error(`service exited with ${code}`)));
+      });
+      const response = await fetch(`${url}/graphql`, {
+        method: "POST",
+        headers: { "content-type": "application/json", "x-user-role": "admin" },
+        body: JSON.stringify({ query: "query Exported { teachers(limit: 1) { total } }" }),
+      });
+      expect(response.status).toBe(200);
+
+      child.kill("SIGTERM");
+      expect(await exited).toBe(0);
+
+      const exported = received.filter((r) => r.path === "/v1/traces");
+      expect(exported.length).toBeGreaterThanOrEqual(1);
+      const all = exported.map((r) => r.body).join("\n");
+      expect(all).toContain("query Exported");
+      expect(all).toContain("POST /graphql");
+      expect(all).toContain("project-service");
+    } finally {
+      collector.close();
+      await dropTestDatabase(await openTestDatabase(dbName));
+    }
   });
 });
