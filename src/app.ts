@@ -12,6 +12,11 @@ import { explorerAssets } from "./graphql/explorer";
 import { graphqlHttpErrorHandler } from "./graphql/http-errors";
 import { registerHealthRoutes } from "./health.routes";
 import { corsOptions } from "./http/cors";
+import { callerOf } from "./http/caller";
+import { operationOutcomePlugin, withRequest } from "./http/graphql-operations";
+import { Metrics } from "./http/metrics";
+import { registerOperations } from "./http/operations";
+import { requestIdFor } from "./http/request-id";
 import { OneLineRequestLog } from "./request-log";
 import { docsPlugin } from "./rest/docs";
 import { registerDraining, serverOptions } from "./server-options";
@@ -22,8 +27,9 @@ import { createServices } from "./services";
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 
 export interface AppOptions {
-  // corsOrigins and explorer are optional so callers that predate them keep compiling (defaults as in Config).
-  config: Pick<Config, "auth" | "statusWorkflow" | "production"> & Partial<Pick<Config, "corsOrigins" | "explorer">>;
+  // Later options are optional so callers that predate them keep compiling (defaults as in Config).
+  config: Pick<Config, "auth" | "statusWorkflow" | "production"> &
+    Partial<Pick<Config, "corsOrigins" | "explorer" | "rateLimitPerMinute" | "metricsToken">>;
   logger: Logger;
   db: Database;
 }
@@ -33,7 +39,8 @@ export async function createApp({ config, logger, db }: AppOptions): Promise<Fas
     loggerInstance: logger,
     logController: new OneLineRequestLog(),
     bodyLimit: BODY_LIMIT_BYTES,
-    requestIdHeader: "x-request-id",
+    requestIdHeader: false,
+    genReqId: requestIdFor,
     ...serverOptions,
   }) as unknown as FastifyInstance;
   registerDraining(app);
@@ -44,19 +51,29 @@ export async function createApp({ config, logger, db }: AppOptions): Promise<Fas
 
   const services = createServices(db, config.statusWorkflow);
   const authenticator = createAuthenticator(config.auth);
+  const metrics = new Metrics();
+  const stopObservingDb = metrics.observeDatabase(db.connection.getClient());
+  await registerOperations(app, { config, authenticator, metrics });
 
-  const apollo = createApolloServer({ logger, production: config.production, explorer: config.explorer });
+  const apollo = createApolloServer({
+    logger,
+    production: config.production,
+    explorer: config.explorer,
+    plugins: [operationOutcomePlugin(metrics)],
+  });
   await apollo.start();
   app.addHook("onClose", async () => {
     await apollo.stop();
+    stopObservingDb();
   });
   await app.register(fastifyApollo(apollo), {
-    context: async (request): Promise<Context> => ({
-      caller: await authenticator.authenticate(request.headers),
-      services,
-      loaders: createLoaders(services),
-      logger: request.log,
-    }),
+    context: async (request): Promise<Context> =>
+      withRequest(request, {
+        caller: await callerOf(request, authenticator),
+        services,
+        loaders: createLoaders(services),
+        logger: request.log,
+      }),
   });
 
   await app.register(explorerAssets, config);

@@ -38,6 +38,8 @@ export interface Config {
   explorer: "graphiql" | "sandbox";
   /** OTLP/HTTP endpoint for traces; tracing is off when unset. */
   otelEndpoint?: string;
+  /** Bearer token GET /metrics requires (METRICS_TOKEN); unset: open outside production, closed in production. */
+  metricsToken?: string;
 }
 
 export class ConfigError extends Error {
@@ -128,7 +130,25 @@ const envSchema = z.object({
   OTEL_EXPORTER_OTLP_ENDPOINT: optionalString.refine((v) => v === undefined || isHttpUrl(v), {
     message: "accepts an absolute http(s) URL of an OTLP/HTTP collector",
   }),
+  METRICS_TOKEN: optionalString.refine((v) => v === undefined || /^[\x21-\x7e]{16,256}$/.test(v), {
+    message: "accepts a bearer token of 16 to 256 printable characters without spaces",
+  }),
 });
+
+/** Variables whose value a configuration error must not print. */
+const SECRET_VARIABLES = new Set(["AUTH_JWT_SECRET", "METRICS_TOKEN"]);
+
+/** The value of a variable as a configuration error may show it: secrets hidden, a URI's password masked. */
+export function printableValue(name: string, value: string): string {
+  if (SECRET_VARIABLES.has(name)) return `${value.length} characters, value hidden`;
+  if (name === "MONGODB_URI") return JSON.stringify(maskUriPassword(value));
+  return JSON.stringify(value);
+}
+
+/** scheme://user:password@host… → scheme://user:***@host…; greedy to the last "@" so a raw "@" in it leaks nothing. */
+export function maskUriPassword(uri: string): string {
+  return uri.replace(/^([^:/?#]+:\/\/[^:@/]*):(.*)@/, "$1:***@");
+}
 
 /** scheme://host[:port] with nothing after it, as browsers send in Origin. */
 function isOrigin(value: string): boolean {
@@ -156,7 +176,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     const issue = parsed.error.issues[0];
     const name = String(issue.path[0]);
     const got = env[name];
-    throw new ConfigError(`Invalid ${name}${got === undefined ? "" : ` (${JSON.stringify(got)})`}: ${issue.message}`);
+    throw new ConfigError(`Invalid ${name}${got === undefined ? "" : ` (${printableValue(name, got)})`}: ${issue.message}`);
   }
   const e = parsed.data;
   const production = e.NODE_ENV === "production";
@@ -215,6 +235,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
     explorer: e.EXPLORER,
     otelEndpoint: e.OTEL_EXPORTER_OTLP_ENDPOINT,
+    metricsToken: e.METRICS_TOKEN,
   };
 }
 

@@ -1,6 +1,8 @@
 // Start: validate configuration, open the database (MONGODB_URI or the embedded one), listen, and shut down
 // cleanly on SIGTERM/SIGINT (stop accepting, drain requests, close Mongoose, stop the embedded database), within
 // SHUTDOWN_TIMEOUT_MS: a request or a database that holds the shutdown longer makes the process exit 1.
+// First: tracing patches http, fastify, graphql and mongodb as they load (a no-op without OTEL_EXPORTER_OTLP_ENDPOINT).
+import { tracerProvider } from "./tracing";
 import "reflect-metadata";
 import { createApp } from "./app";
 import { loadConfigOrExit } from "./config";
@@ -22,14 +24,7 @@ async function main(): Promise<void> {
     database = await openConfiguredDatabase(config, (message) => logger.info(message));
     const app = await createApp({ config, logger, db: database.db });
     const { description } = database;
-    // Fastify logs this once it listens: the one start-up line, with the real port when PORT=0.
-    await app.listen({
-      port: config.port,
-      host: config.host,
-      listenTextResolver: (address) =>
-        `Ready: ${address.replace("0.0.0.0", "localhost")}/graphql | database: ${description} | auth: ${config.auth.mode} mode`,
-    });
-
+    // Before listening: once the Ready line is out, a SIGTERM must find its handler (without one, Node dies at once).
     let stopping = false;
     const shutdown = async (signal: string) => {
       if (stopping) return;
@@ -45,6 +40,7 @@ async function main(): Promise<void> {
         await app.close();
         step = "closing the database";
         await database!.close();
+        await tracerProvider?.shutdown(); // exports the spans still batched
         logger.info("Stopped");
         process.exit(0);
       } catch (err) {
@@ -54,6 +50,13 @@ async function main(): Promise<void> {
     };
     process.on("SIGTERM", () => void shutdown("SIGTERM"));
     process.on("SIGINT", () => void shutdown("SIGINT"));
+    // Fastify logs this once it listens: the one start-up line, with the real port when PORT=0.
+    await app.listen({
+      port: config.port,
+      host: config.host,
+      listenTextResolver: (address) =>
+        `Ready: ${address.replace("0.0.0.0", "localhost")}/graphql | database: ${description} | auth: ${config.auth.mode} mode`,
+    });
   } catch (err) {
     logger.fatal({ err }, `Start-up failed: ${(err as Error).message}`);
     await database?.close().catch(() => undefined);

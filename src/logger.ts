@@ -1,6 +1,5 @@
 // pino logger: JSON lines in production or when output is not a terminal, readable lines in a terminal.
 import pino, { type Logger } from "pino";
-import pretty from "pino-pretty";
 
 export type { Logger };
 
@@ -13,6 +12,8 @@ export function createLogger(options: { level: string; production: boolean }): L
     redact: { paths: ["req.headers.authorization", "headers.authorization"], censor: "[redacted]" },
   };
   if (!options.production && process.stdout.isTTY) {
+    // Loaded only here: production and piped output never pay for pino-pretty (and its dependencies) at start.
+    const pretty = require("pino-pretty") as typeof import("pino-pretty");
     // Synchronous pretty stream: no worker thread, lines appear in order with the process's own output.
     return pino(base, pretty({ colorize: true, translateTime: "HH:MM:ss.l", ignore: "pid,hostname", singleLine: true, sync: true }));
   }

@@ -2,7 +2,7 @@
 // unsupported content type) answered as a GraphQL response, {errors: [{message, extensions: {code}}]}, with the
 // HTTP status of the failure, instead of Fastify's default body. The REST facade has its own handler.
 import type { FastifyError, FastifyReply, FastifyRequest } from "fastify";
-import { ErrorCode, INTERNAL_MESSAGE } from "../shared/errors";
+import { DomainError, ErrorCode, INTERNAL_MESSAGE } from "../shared/errors";
 
 export interface GraphqlErrorBody {
   errors: { message: string; extensions: { code: ErrorCode } }[];
@@ -34,7 +34,9 @@ export function graphqlHttpErrorHandler(err: FastifyError, request: FastifyReque
     request.log.warn({ err }, "client error with runtime text");
     message = "the request is nested too deeply or is too large to process; simplify it";
   }
-  return reply.code(status).send(graphqlErrorBody(message, ErrorCode.BAD_REQUEST));
+  // A DomainError raised before Apollo (the rate limit's TOO_MANY_REQUESTS) keeps its code.
+  const code = err instanceof DomainError ? err.code : ErrorCode.BAD_REQUEST;
+  return reply.code(status).send(graphqlErrorBody(message, code));
 }
 
 /**

@@ -5,6 +5,7 @@
 import type { FastifyPluginAsync, RouteOptions } from "fastify";
 import { ACCESS_POLICY, authorize } from "../auth/access-policy";
 import type { Authenticator } from "../auth/authenticator";
+import { callerOf } from "../http/caller";
 import type { Services } from "../services";
 import { SUCCESS_MESSAGES } from "../shared/envelope";
 import { ErrorCode } from "../shared/errors";
@@ -75,9 +76,10 @@ export const restPlugin: FastifyPluginAsync<RestPluginOptions> = async (app, { s
           ...Object.fromEntries(errorStatuses(route).map((status) => [status, ErrorEnvelope])),
         },
       },
-      // Before the body is read: an unauthenticated caller gets 401/403 without the server parsing its body.
+      // Before the body is read: an unauthenticated caller gets 401/403 without the server parsing its body. The
+      // app's onRequest hook has already authenticated the request (once); this reuses its caller.
       onRequest: async (request) => {
-        authorize(await authenticator.authenticate(request.headers), route.operation);
+        authorize(await callerOf(request, authenticator), route.operation);
       },
       handler: async (request, reply) => {
         const data = await route.run(services, request.params as Record<string, string>, request.body);

@@ -56,6 +56,22 @@ describe("configuration", () => {
     expect(message).not.toContain("\n");
   });
 
+  it.each([
+    ["AUTH_JWT_SECRET", { AUTH_JWT_SECRET: "hunter2-too-short" }, "hunter2-too-short", /^Invalid AUTH_JWT_SECRET \(17 characters, value hidden\): /],
+    ["METRICS_TOKEN", { METRICS_TOKEN: "tok en" }, "tok en", /^Invalid METRICS_TOKEN \(6 characters, value hidden\): accepts a bearer token/],
+    ["the password in MONGODB_URI", { MONGODB_URI: "mongodb://app:s3cr@t-pw@db example/x" }, "s3cr", /^Invalid MONGODB_URI \("mongodb:\/\/app:\*\*\*@db example\/x"\): /],
+    ["the password of a non-MongoDB URI", { MONGODB_URI: "postgres://app:pa55word@db/x" }, "pa55word", /^Invalid MONGODB_URI \("postgres:\/\/app:\*\*\*@db\/x"\): /],
+  ])("when %s is invalid, then the error line does not print the secret", (_what, env, secret, expected) => {
+    const message = configError(env);
+    expect(message).toMatch(expected);
+    expect(message).not.toContain(secret);
+  });
+
+  it("when METRICS_TOKEN is set, then it is the metrics bearer token; unset, there is none", () => {
+    expect(loadConfig({ METRICS_TOKEN: "a-scrape-token-0123" }).metricsToken).toBe("a-scrape-token-0123");
+    expect(loadConfig({}).metricsToken).toBeUndefined();
+  });
+
   it("when PROJECT_STATUS_WORKFLOW names an invalid file, then the line says what is wrong in it", () => {
     const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "wf-")), "wf.json");
     fs.writeFileSync(file, JSON.stringify({ transitions: { open: ["closed"] } }));

@@ -3,7 +3,7 @@ import { print } from "graphql";
 import type { TypedDocumentNode } from "@graphql-typed-document-node/core";
 import pino from "pino";
 import type { FastifyInstance } from "fastify";
-import { createApp } from "../../src/app";
+import { createApp, type AppOptions } from "../../src/app";
 import type { AuthConfig, Config } from "../../src/config";
 import type { StatusWorkflow } from "../../src/components/projects";
 import type { Database } from "../../src/db/database";
@@ -38,6 +38,10 @@ export interface TestAppOptions {
   explorer?: Config["explorer"];
   /** NODE_ENV=production behaviour (no explorer, no default CORS origins); default: false. */
   production?: boolean;
+  /** More configuration for createApp (rate limit, metrics token, production). */
+  config?: Partial<AppOptions["config"]>;
+  /** The app's logger (default: silent). */
+  logger?: AppOptions["logger"];
 }
 
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
@@ -50,8 +54,9 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       production: options.production ?? false,
       corsOrigins: options.corsOrigins,
       explorer: options.explorer,
+      ...options.config,
     },
-    logger: pino({ level: "silent" }),
+    logger: options.logger ?? pino({ level: "silent" }),
     db,
   });
   await app.listen({ port: 0, host: "127.0.0.1" });

@@ -1,0 +1,26 @@
+# The service's container image. Build stage: all dependencies and tsc; final stage: production dependencies and
+# the compiled dist/ only, run as the unprivileged "node" user with NODE_ENV=production. The image has no embedded
+# database (no Go, no mongod): set MONGODB_URI (compose.yaml runs MongoDB next to it).
+FROM node:20-bookworm-slim AS build
+WORKDIR /app
+COPY package.json package-lock.json ./
+# No install scripts: tsc needs none, and the slim image has no toolchain for native rebuilds.
+RUN npm ci --ignore-scripts --no-audit --no-fund
+COPY tsconfig.json tsconfig.build.json ./
+COPY src ./src
+COPY scripts ./scripts
+COPY bench ./bench
+RUN npm run build
+
+FROM node:20-bookworm-slim
+ENV NODE_ENV=production
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund && npm cache clean --force
+COPY --from=build /app/dist ./dist
+USER node
+EXPOSE 4000
+# Healthy while the database answers (GET /readyz); node's own fetch, so the slim image needs no curl.
+HEALTHCHECK --interval=15s --timeout=3s --start-period=20s --retries=3 \
+  CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 4000) + '/readyz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
+CMD ["node", "dist/src/index.js"]

@@ -1,0 +1,74 @@
+// What each GraphQL operation was and how it ended, for the request log line and the graphql_operations_total
+// metric: an Apollo plugin reads the operation name and the outcome (success, the ErrorCode of a failed mutation
+// payload, or of the first GraphQL error) and leaves them on the Fastify request that carried the operation.
+import type { ApolloServerPlugin } from "@apollo/server";
+import type { FastifyRequest } from "fastify";
+import type { Context } from "../graphql/context";
+import { ErrorCode } from "../shared/errors";
+import type { Metrics } from "./metrics";
+
+export interface GraphQLOperationSummary {
+  /** The operation's name; "anonymous" when it has none, "invalid" when the name is not a GraphQL name. */
+  operation: string;
+  /** "success" or an ErrorCode name. */
+  outcome: string;
+}
+
+declare module "fastify" {
+  interface FastifyRequest {
+    graphql?: GraphQLOperationSummary;
+  }
+}
+
+// A symbol-keyed property, not a WeakMap: Apollo runs each operation on a shallow copy of the context, which copies
+// own symbol properties too.
+const HTTP_REQUEST = Symbol("http request");
+
+/** Ties a GraphQL context to the HTTP request it serves (called in the Apollo context function). */
+export function withRequest<T extends object>(request: FastifyRequest, context: T): T {
+  return Object.assign(context, { [HTTP_REQUEST]: request });
+}
+
+const ERROR_CODES = new Set<string>(Object.values(ErrorCode));
+const GRAPHQL_NAME = /^[_A-Za-z][_0-9A-Za-z]{0,63}$/;
+
+function operationLabel(name: string | null | undefined): string {
+  if (!name) return "anonymous";
+  return GRAPHQL_NAME.test(name) ? name : "invalid";
+}
+
+/** Apollo's own codes (parse and validation failures …) become BAD_REQUEST or INTERNAL_SERVER_ERROR by status. */
+function codeLabel(code: unknown, status: number | undefined): string {
+  if (typeof code === "string" && ERROR_CODES.has(code)) return code;
+  return (status ?? 200) >= 500 ? ErrorCode.INTERNAL_SERVER_ERROR : ErrorCode.BAD_REQUEST;
+}
+
+export function operationOutcomePlugin(metrics: Metrics): ApolloServerPlugin<Context> {
+  return {
+    async requestDidStart() {
+      return {
+        async willSendResponse(requestContext) {
+          const { response } = requestContext;
+          let outcome = "success";
+          if (response.body.kind === "single") {
+            const { errors, data } = response.body.singleResult;
+            if (errors?.length) {
+              outcome = codeLabel(errors[0].extensions?.code, response.http.status);
+            } else if (requestContext.operation?.operation === "mutation" && data) {
+              // Mutations answer failures in their payload: {success: false, code}.
+              const failed = Object.values(data).find((payload) => (payload as { success?: unknown } | null)?.success === false);
+              if (failed) outcome = codeLabel((failed as { code?: unknown }).code, 200);
+            }
+          }
+          const summary = {
+            operation: operationLabel(requestContext.operationName ?? requestContext.request.operationName),
+            outcome,
+          };
+          metrics.graphqlOperations.inc(summary);
+          const request = (requestContext.contextValue as { [HTTP_REQUEST]?: FastifyRequest })[HTTP_REQUEST];
+          if (request) request.graphql = summary;
+        },
+      };
+    },
+  };
+}

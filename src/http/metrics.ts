@@ -1,0 +1,103 @@
+// Prometheus metrics (prom-client) at GET /metrics: HTTP requests by route and status with latency histograms,
+// GraphQL operations by name and outcome code, database round-trip time from the driver's command monitoring, and
+// the process metrics of collectDefaultMetrics. One registry per app, so several apps in one process (tests) do
+// not collide. Access: open outside production; with METRICS_TOKEN set (always, and in production the only way
+// to open it) a scrape must send Authorization: Bearer <METRICS_TOKEN>.
+import { timingSafeEqual } from "node:crypto";
+import type { FastifyInstance } from "fastify";
+import { collectDefaultMetrics, Counter, Histogram, Registry } from "prom-client";
+import { toErrorReply } from "../rest/error-status";
+import { DomainError, ErrorCode } from "../shared/errors";
+
+export const METRICS_PATH = "/metrics";
+
+/** The driver's command monitoring events this reads (a structural type: Mongoose bundles its own driver copy). */
+interface CommandEvent {
+  commandName: string;
+  /** Milliseconds. */
+  duration: number;
+}
+interface CommandEmitter {
+  on(event: "commandSucceeded" | "commandFailed", listener: (event: CommandEvent) => void): unknown;
+  off(event: "commandSucceeded" | "commandFailed", listener: (event: CommandEvent) => void): unknown;
+}
+
+export class Metrics {
+  readonly registry = new Registry();
+
+  readonly httpRequests = new Counter({
+    name: "http_requests_total",
+    help: "HTTP requests answered, by method, route (the route pattern; unmatched for unknown paths) and status",
+    labelNames: ["method", "route", "status"] as const,
+    registers: [this.registry],
+  });
+
+  readonly httpDuration = new Histogram({
+    name: "http_request_duration_seconds",
+    help: "Time from receiving a request to the end of its answer, by method, route and status",
+    labelNames: ["method", "route", "status"] as const,
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [this.registry],
+  });
+
+  readonly graphqlOperations = new Counter({
+    name: "graphql_operations_total",
+    help: "GraphQL operations, by operation name and outcome (success, or the ErrorCode of the payload or error)",
+    labelNames: ["operation", "outcome"] as const,
+    registers: [this.registry],
+  });
+
+  readonly dbCommandDuration = new Histogram({
+    name: "db_command_duration_seconds",
+    help: "Database round-trip time of each driver command, by command name and outcome (ok or error)",
+    labelNames: ["command", "outcome"] as const,
+    buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 5],
+    registers: [this.registry],
+  });
+
+  constructor() {
+    collectDefaultMetrics({ register: this.registry });
+  }
+
+  /**
+   * Times every command of the client; it emits events only when opened with monitorCommands: true (the service
+   * opens its database so). Returns the function that stops listening.
+   */
+  observeDatabase(client: CommandEmitter): () => void {
+    const succeeded = (event: CommandEvent) =>
+      this.dbCommandDuration.observe({ command: event.commandName, outcome: "ok" }, event.duration / 1000);
+    const failed = (event: CommandEvent) =>
+      this.dbCommandDuration.observe({ command: event.commandName, outcome: "error" }, event.duration / 1000);
+    client.on("commandSucceeded", succeeded);
+    client.on("commandFailed", failed);
+    return () => {
+      client.off("commandSucceeded", succeeded);
+      client.off("commandFailed", failed);
+    };
+  }
+}
+
+/** Counts and times every answered request, and serves GET /metrics unless production leaves it closed. */
+export function registerMetrics(app: FastifyInstance, metrics: Metrics, options: { production: boolean; token?: string }): void {
+  app.addHook("onResponse", (request, reply, done) => {
+    const labels = { method: request.method, route: request.routeOptions.url ?? "unmatched", status: String(reply.statusCode) };
+    metrics.httpRequests.inc(labels);
+    metrics.httpDuration.observe(labels, reply.elapsedTime / 1000);
+    done();
+  });
+
+  // In production without a token the route does not exist: not open to the world.
+  if (options.production && !options.token) return;
+  const expected = options.token ? Buffer.from(`Bearer ${options.token}`) : undefined;
+  app.get(METRICS_PATH, async (request, reply) => {
+    if (expected) {
+      const sent = Buffer.from(request.headers.authorization ?? "");
+      if (sent.length !== expected.length || !timingSafeEqual(sent, expected)) {
+        const error = new DomainError(ErrorCode.UNAUTHORIZED, "GET /metrics requires Authorization: Bearer <METRICS_TOKEN>");
+        const { status, body } = toErrorReply(error, request.log);
+        return reply.code(status).send(body);
+      }
+    }
+    return reply.type(metrics.registry.contentType).send(await metrics.registry.metrics());
+  });
+}

@@ -1,0 +1,39 @@
+// Requests per minute per caller (RATE_LIMIT_PER_MINUTE, 0 = off) with @fastify/rate-limit. The key is the
+// authenticated caller (JWT sub, or X-User-Id in header mode), else the client address; probes and the metrics
+// scrape are exempt. Over the limit the request fails with a TOO_MANY_REQUESTS DomainError and Retry-After, which
+// each transport's error handler answers in its own shape (REST envelope, GraphQL error).
+import rateLimit from "@fastify/rate-limit";
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import { DomainError, ErrorCode } from "../shared/errors";
+import { isOperationsRoute } from "./caller";
+
+/** Over the limit: carries the HTTP status for the error handlers that read statusCode. */
+export class TooManyRequestsError extends DomainError {
+  readonly statusCode = 429;
+
+  constructor(message: string) {
+    super(ErrorCode.TOO_MANY_REQUESTS, message);
+  }
+}
+
+export function rateLimitKey(request: FastifyRequest): string {
+  const caller = request.caller;
+  return caller?.authenticated && caller.id ? `caller:${caller.id}` : `address:${request.ip}`;
+}
+
+/** Register before the routes: the plugin attaches its hook to each route as it is added. */
+export async function registerRateLimit(app: FastifyInstance, perMinute: number): Promise<void> {
+  if (perMinute <= 0) return;
+  await app.register(rateLimit, {
+    max: perMinute,
+    timeWindow: 60_000,
+    // After the caller hook (app-level onRequest hooks run before route-level ones), before the body is read.
+    hook: "onRequest",
+    keyGenerator: rateLimitKey,
+    allowList: (request) => isOperationsRoute(request),
+    errorResponseBuilder: (_request, context) =>
+      new TooManyRequestsError(
+        `Rate limit of ${context.max} requests per minute exceeded; retry in ${Math.ceil(context.ttl / 1000)} s`,
+      ),
+  });
+}
