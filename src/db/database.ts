@@ -1,7 +1,12 @@
 // The database handle the app runs on: one Mongoose connection, its models, and the id allocator.
 // Built per connection (no global mongoose state), so tests can open one per file on its own database name.
 import mongoose, { type Connection } from "mongoose";
-import { createProjectModel, type ProjectModel } from "../components/projects/project.model";
+import {
+  createProjectModel,
+  createProjectRevisionModel,
+  type ProjectModel,
+  type ProjectRevisionModel,
+} from "../components/projects/project.model";
 import { createStudentModel, type StudentModel } from "../components/students/student.model";
 import { createTeacherModel, type TeacherModel } from "../components/teachers/teacher.model";
 import { createCounterModel, type CounterModel } from "./counter.model";
@@ -11,6 +16,7 @@ export const DEFAULT_DB_NAME = "project_service";
 
 export interface Models {
   Project: ProjectModel;
+  ProjectRevision: ProjectRevisionModel;
   Teacher: TeacherModel;
   Student: StudentModel;
   Counter: CounterModel;
@@ -35,6 +41,8 @@ export interface OpenDatabaseOptions {
   dbName?: string;
   /** Emit the driver's command monitoring events (commandStarted …) on connection.getClient(); off by default. */
   monitorCommands?: boolean;
+  /** The driver's connection pool size; unset keeps the driver's default (or the URI's maxPoolSize). */
+  maxPoolSize?: number;
 }
 
 export async function openDatabase(uri: string, options: OpenDatabaseOptions = {}): Promise<Database> {
@@ -43,10 +51,12 @@ export async function openDatabase(uri: string, options: OpenDatabaseOptions = {
     autoIndex: false,
     serverSelectionTimeoutMS: 10_000,
     monitorCommands: options.monitorCommands ?? false,
+    ...(options.maxPoolSize ? { maxPoolSize: options.maxPoolSize } : {}),
   });
   await connection.asPromise();
   const models: Models = {
     Project: createProjectModel(connection),
+    ProjectRevision: createProjectRevisionModel(connection),
     Teacher: createTeacherModel(connection),
     Student: createStudentModel(connection),
     Counter: createCounterModel(connection),

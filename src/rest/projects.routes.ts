@@ -15,7 +15,7 @@ export const projectRoutes: RestRoute[] = [
     body: CreateProjectInput,
     response: ProjectEnvelope,
     domainErrors: [409],
-    run: (services, _params, body: CreateProjectValues) => services.projects.create(body),
+    run: (services, _params, body: CreateProjectValues, actor) => services.projects.create(body, actor),
   },
   {
     method: "PUT",
@@ -28,7 +28,7 @@ export const projectRoutes: RestRoute[] = [
     body: AssignTeacherInput,
     response: ProjectEnvelope,
     domainErrors: [404, 409],
-    run: (services, params, body) => services.projects.assignTeacher(pathId(params.projectId), body),
+    run: (services, params, body, actor) => services.projects.assignTeacher(pathId(params.projectId), body, actor),
   },
   {
     method: "PUT",
@@ -40,8 +40,8 @@ export const projectRoutes: RestRoute[] = [
     params: idParam("projectId"),
     body: UpdateProjectStatusInput,
     response: ProjectEnvelope,
-    // 409 only when the status keeps changing concurrently.
+    // 409: expected_revision is not the current revision, or the status keeps changing concurrently.
     domainErrors: [404, 409],
-    run: (services, params, body) => services.projects.updateStatus(pathId(params.projectId), body),
+    run: (services, params, body, actor) => services.projects.updateStatus(pathId(params.projectId), body, actor),
   },
 ];

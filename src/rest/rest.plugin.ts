@@ -2,9 +2,11 @@
 // authenticator, applies the same role table, makes one service call and answers the envelope. Encapsulated, so its
 // strict validator, error handler and JSON-only body parsing do not change /graphql; its not-found handler is the
 // app's, so unknown routes also answer the envelope. GET /openapi.json serves the generated document.
-import type { FastifyPluginAsync, RouteOptions } from "fastify";
+import type { FastifyPluginAsync, FastifyRequest, RouteOptions } from "fastify";
 import { ACCESS_POLICY, authorize } from "../auth/access-policy";
+import { actorOf } from "../auth/actor";
 import type { Authenticator } from "../auth/authenticator";
+import type { Caller } from "../auth/caller";
 import type { Services } from "../services";
 import { SUCCESS_MESSAGES } from "../shared/envelope";
 import { ErrorCode } from "../shared/errors";
@@ -60,6 +62,9 @@ export const restPlugin: FastifyPluginAsync<RestPluginOptions> = async (app, { s
     return reply.code(status).send(body);
   });
 
+  // The caller authenticated in onRequest, for the handler (which records it as the actor of the change).
+  const callers = new WeakMap<FastifyRequest, Caller>();
+
   for (const route of REST_ROUTES) {
     app.route({
       method: route.method,
@@ -77,10 +82,13 @@ export const restPlugin: FastifyPluginAsync<RestPluginOptions> = async (app, { s
       },
       // Before the body is read: an unauthenticated caller gets 401/403 without the server parsing its body.
       onRequest: async (request) => {
-        authorize(await authenticator.authenticate(request.headers), route.operation);
+        const caller = await authenticator.authenticate(request.headers);
+        authorize(caller, route.operation);
+        callers.set(request, caller);
       },
       handler: async (request, reply) => {
-        const data = await route.run(services, request.params as Record<string, string>, request.body);
+        const actor = actorOf(callers.get(request)!);
+        const data = await route.run(services, request.params as Record<string, string>, request.body, actor);
         return reply.code(route.successStatus).send({ success: true, message: SUCCESS_MESSAGES[route.operation], data });
       },
     });

@@ -2,6 +2,7 @@
 // call it makes. rest.plugin.ts turns these into Fastify routes (authentication, authorisation, envelope) so each
 // routes file stays a list of declarations.
 import type { Operation } from "../auth/access-policy";
+import type { Actor } from "../auth/actor";
 import type { Services } from "../services";
 
 export type MutationOperation = Exclude<Operation, "read">;
@@ -20,8 +21,8 @@ export interface RestRoute {
   response: object;
   /** Error statuses the service may answer besides 400/401/403/500 (e.g. 404, 409). */
   domainErrors: number[];
-  /** The one service call; params are the validated path strings, body the validated JSON body. */
-  run(services: Services, params: Record<string, string>, body: any): Promise<unknown>;
+  /** The one service call; params are the validated path strings, body the validated JSON body, actor the caller. */
+  run(services: Services, params: Record<string, string>, body: any, actor: Actor): Promise<unknown>;
 }
 
 /** A path id validated by idParam(): digits only, so Number() is exact or, past 2^53, rejected by the service. */

@@ -9,6 +9,10 @@ const name = { type: "string", description: `trimmed, 1–${LIMITS.name} charact
 const date = { type: "string", description: "a real calendar date written YYYY-MM-DD" } as const;
 const status = { type: "string", description: `1–${LIMITS.project_status} characters; PROJECT_STATUS_WORKFLOW may restrict it` } as const;
 const wholeNumber = { type: "integer", description: "a whole number of at least 1" } as const;
+const expectedRevision = {
+  type: ["integer", "null"],
+  description: "optional: when given and not the project's current revision, 409 CONFLICT and nothing changes",
+} as const;
 
 export const idParam = (param: string) =>
   ({
@@ -41,14 +45,14 @@ export const CreateProjectInput = {
 export const AssignTeacherInput = {
   type: "object",
   required: ["new_teacher_id"],
-  properties: { new_teacher_id: wholeNumber },
+  properties: { new_teacher_id: wholeNumber, expected_revision: expectedRevision },
   additionalProperties: false,
 } as const;
 
 export const UpdateProjectStatusInput = {
   type: "object",
   required: ["project_status"],
-  properties: { project_status: status },
+  properties: { project_status: status, expected_revision: expectedRevision },
   additionalProperties: false,
 } as const;
 
@@ -75,7 +79,7 @@ export const Project = {
   type: "object",
   required: [
     "project_id", "project_name", "project_desc", "company_id", "project_status", "project_url",
-    "start_date", "end_date", "teacher_id", "created_at", "updated_at",
+    "start_date", "end_date", "teacher_id", "revision", "created_by", "created_at", "updated_at",
   ],
   properties: {
     project_id: { type: "integer" },
@@ -87,6 +91,8 @@ export const Project = {
     start_date: { type: "string", description: "YYYY-MM-DD" },
     end_date: { type: "string", description: "YYYY-MM-DD" },
     teacher_id: { type: ["integer", "null"], description: "null until a teacher is assigned" },
+    revision: { type: "integer", description: "1 when created, +1 on every change" },
+    created_by: { type: ["string", "null"], description: "the caller id that created it, if known" },
     created_at: { type: "string", description: "ISO 8601 timestamp" },
     updated_at: { type: "string", description: "ISO 8601 timestamp" },
   },
