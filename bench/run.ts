@@ -9,12 +9,13 @@ import path from "node:path";
 import pino from "pino";
 import { createApp } from "../src/app";
 import { openDatabase, type Database } from "../src/db/database";
+import { EMBEDDED_FERRETDB_POOL_SIZE } from "../src/db/configured-database";
 import { startEmbeddedDatabase, type EmbeddedDatabase } from "../src/db/embedded";
 
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 10);
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 400);
 const PROJECTS = Number(process.env.BENCH_PROJECTS ?? 0);
-const POOL_SIZE = process.env.BENCH_POOL_SIZE ? Number(process.env.BENCH_POOL_SIZE) : undefined;
+const POOL_SIZE_OVERRIDE = process.env.BENCH_POOL_SIZE ? Number(process.env.BENCH_POOL_SIZE) : undefined;
 
 interface Result {
   name: string;
@@ -63,6 +64,8 @@ async function main(): Promise<void> {
     });
     uri = embedded.uri;
   }
+  // The pool the service itself would use (see configured-database.ts), unless BENCH_POOL_SIZE says otherwise.
+  const POOL_SIZE = POOL_SIZE_OVERRIDE ?? (embedded?.kind === "ferretdb" ? EMBEDDED_FERRETDB_POOL_SIZE : undefined);
   const db = await openDatabase(uri, { dbName: `bench_${Date.now()}`, ...(POOL_SIZE ? { maxPoolSize: POOL_SIZE } : {}) });
   const seeded = await seedProjects(db, Math.max(0, PROJECTS - REQUESTS));
   const app = await createApp({ config: { auth: { mode: "header" }, production: false }, logger: pino({ level: "silent" }), db });

@@ -203,7 +203,7 @@ describe.each(MODES)("PUT /projects/{projectId}/teacher (%s mode)", (mode) => {
     expectError(await put(project.project_id, { new_teacher_id: String(teacher.teacher_id) }), 400, "BAD_REQUEST", /new_teacher_id must be a whole number \(got string\)/);
     expectError(await put(project.project_id, {}), 400, "BAD_REQUEST", "new_teacher_id is required");
     expectError(await put(project.project_id, { new_teacher_id: 0 }), 400, "BAD_REQUEST", /new_teacher_id must be a whole number of at least 1/);
-    expectError(await put(project.project_id, { new_teacher_id: teacher.teacher_id, teacher_id: 1 }), 400, "BAD_REQUEST", /^teacher_id is not an accepted field; accepted fields: new_teacher_id$/);
+    expectError(await put(project.project_id, { new_teacher_id: teacher.teacher_id, teacher_id: 1 }), 400, "BAD_REQUEST", /^teacher_id is not an accepted field; accepted fields: new_teacher_id, expected_revision$/);
     expect((await apps[mode].db.models.Project.findOne({ project_id: project.project_id }).lean())!.teacher_id).toBeNull();
   });
 
