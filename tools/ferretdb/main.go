@@ -42,6 +42,8 @@ func main() {
 	}
 
 	logger := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	// Before FerretDB opens any database, so the hook sees every connection.
+	newConnections := watchConnections()
 	f, err := ferretdb.New(&ferretdb.Config{
 		Listener: ferretdb.ListenerConfig{TCP: "127.0.0.1:0"},
 		Logger:   logger,
@@ -62,7 +64,7 @@ func main() {
 		stop()
 	}()
 
-	go keepIDIndexes(ctx, dir, logger)
+	go keepIDIndexes(ctx, dir, logger, newConnections)
 
 	fmt.Println(f.MongoDBURI())
 	if err := f.Run(ctx); err != nil {
@@ -98,7 +100,9 @@ const (
 	indexerMarker = "ferretdb_embedded_indexer"
 )
 
-func keepIDIndexes(ctx context.Context, dir string, logger *slog.Logger) {
+// watchConnections returns a channel that receives (without blocking FerretDB) when FerretDB opens an SQLite
+// connection: the moment a new database file appears.
+func watchConnections() <-chan struct{} {
 	nudge := make(chan struct{}, 1)
 	sqlite.RegisterConnectionHook(func(_ sqlite.ExecQuerierContext, dsn string) error {
 		if !strings.Contains(dsn, indexerMarker) {
@@ -109,7 +113,11 @@ func keepIDIndexes(ctx context.Context, dir string, logger *slog.Logger) {
 		}
 		return nil
 	})
+	return nudge
+}
 
+// keepIDIndexes sweeps dir until ctx ends: at once, on every nudge and every sweepInterval.
+func keepIDIndexes(ctx context.Context, dir string, logger *slog.Logger, nudge <-chan struct{}) {
 	w := &idIndexWatcher{dir: dir, logger: logger, seen: map[string]fileState{}}
 	ticker := time.NewTicker(sweepInterval)
 	defer ticker.Stop()
