@@ -127,6 +127,8 @@ function applyRevision(doc: ProjectDoc, revision: ProjectRevisionDoc): ProjectDo
 }
 
 export class ProjectRepository {
+  private atomicConditionalWrites?: Promise<boolean>;
+
   constructor(
     private readonly projects: ProjectModel,
     private readonly revisions: ProjectRevisionModel,
@@ -293,13 +295,17 @@ export class ProjectRepository {
   }
 
   /**
-   * Writes a project's state of revision n unless the document is already there or beyond. On FerretDB the condition
-   * and the write are not atomic, so a slow writer may set an older revision over a newer one; readers then roll
-   * forward again (revisions hold new values), so nothing is lost.
+   * Writes a project's state of revision n. On MongoDB only unless the document is already there or beyond (an atomic
+   * conditional update). On FerretDB by `_id` alone: any other condition turns this point write into a scan of the
+   * collection (see db/id-key.ts), and it would not be atomic anyway. There a slow writer may set an older revision
+   * over a newer one; readers by id roll forward again (revisions hold new values), so nothing is lost.
    */
   private async bringUp(doc: ProjectDoc): Promise<void> {
+    const filter = (await this.conditionalWritesAreAtomic())
+      ? { _id: idKey(doc.project_id), revision: { $not: { $gte: doc.revision } } }
+      : { _id: idKey(doc.project_id) };
     await this.projects.updateOne(
-      { _id: idKey(doc.project_id), revision: { $not: { $gte: doc.revision } } },
+      filter,
       {
         $set: {
           teacher_id: doc.teacher_id ?? null,
@@ -310,5 +316,15 @@ export class ProjectRepository {
       },
       { timestamps: false },
     );
+  }
+
+  /** MongoDB: yes. FerretDB (its buildInfo carries ferretdbVersion): no — it reads, then writes. Asked once. */
+  private conditionalWritesAreAtomic(): Promise<boolean> {
+    this.atomicConditionalWrites ??= this.projects.db
+      .db!.admin()
+      .command({ buildInfo: 1 })
+      .then((info) => !("ferretdbVersion" in info))
+      .catch(() => true);
+    return this.atomicConditionalWrites;
   }
 }
