@@ -2,6 +2,8 @@
 // database (or MONGODB_URI), against a fresh database of its own. Prints one table; no pass/fail — numbers for the
 // notes. The HTTP client runs in a child process of its own (this file, forked with --client), so the CPU time this
 // process spends per request is the service's alone (the embedded database is a process of its own too).
+// BENCH_PROJECTS=20000 measures reads and changes among that many projects: all but the BENCH_REQUESTS created over
+// HTTP are first written straight to the collections; BENCH_POOL_SIZE overrides the driver's connection pool size.
 import "reflect-metadata";
 import { fork, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
@@ -9,12 +11,20 @@ import os from "node:os";
 import path from "node:path";
 import pino from "pino";
 import { createApp } from "../src/app";
-import { openDatabase } from "../src/db/database";
+import { EMBEDDED_FERRETDB_POOL_SIZE } from "../src/db/configured-database";
+import { openDatabase, type Database } from "../src/db/database";
 import { startEmbeddedDatabase, type EmbeddedDatabase } from "../src/db/embedded";
 
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 10);
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 400);
 const TEACHERS = 20;
+const PROJECTS = Number(process.env.BENCH_PROJECTS ?? 0);
+const POOL_SIZE_OVERRIDE = process.env.BENCH_POOL_SIZE ? Number(process.env.BENCH_POOL_SIZE) : undefined;
+/** Projects stored when the scenarios after createProject run (seeded + created); the client learns it from argv. */
+let stored = REQUESTS;
+/** Spread over every stored project (a fixed stride, so runs are comparable), each project once. */
+const spread = (i: number) => 1 + ((i * 7919) % stored);
+const PAGES = Math.max(10, Math.ceil(REQUESTS / 20));
 
 interface Result {
   name: string;
@@ -66,7 +76,7 @@ const SCENARIOS: { name: string; total: number; call: (gql: Gql, i: number) => P
     call: async (gql, i) => {
       const r = await gql(
         "mutation($p:Int!,$t:Int!){assignTeacher(projectId:$p,input:{new_teacher_id:$t}){success}}",
-        { p: i + 1, t: 1 + (i % TEACHERS) },
+        { p: spread(i), t: 1 + (i % TEACHERS) },
         "teacher",
       );
       return r.data?.assignTeacher?.success === true;
@@ -76,13 +86,29 @@ const SCENARIOS: { name: string; total: number; call: (gql: Gql, i: number) => P
     name: "project (by id)",
     total: REQUESTS,
     call: async (gql, i) => {
-      const r = await gql("query($p:Int!){project(projectId:$p){project_id teacher{teacher_name}}}", { p: 1 + (i % REQUESTS) });
+      const r = await gql("query($p:Int!){project(projectId:$p){project_id teacher{teacher_name}}}", { p: spread(i + 1) });
+      return !r.errors && r.data?.project != null;
+    },
+  },
+  {
+    name: "projects page of 100 (items only)",
+    total: PAGES,
+    call: async (gql) => {
+      const r = await gql("{projects(limit:100){has_more items{project_id project_status}}}", {});
       return !r.errors;
     },
   },
   {
-    name: "projects page of 100 + teacher + teacher.projects",
-    total: Math.ceil(REQUESTS / 4),
+    name: "projects page of 100 + total",
+    total: PAGES,
+    call: async (gql) => {
+      const r = await gql("{projects(limit:100){total has_more items{project_id project_status}}}", {});
+      return !r.errors;
+    },
+  },
+  {
+    name: "projects page of 100 + total + teacher + teacher.projects",
+    total: PAGES,
     call: async (gql) => {
       const r = await gql("{projects(limit:100){total items{project_id teacher{teacher_name projects{project_id}}}}}", {});
       return !r.errors;
@@ -151,8 +177,15 @@ async function main(): Promise<void> {
     });
     uri = embedded.uri;
   }
-  // As the service opens it (command monitoring feeds GET /metrics).
-  const db = await openDatabase(uri, { dbName: `bench_${Date.now()}`, monitorCommands: true });
+  // As the service opens it (command monitoring feeds GET /metrics; the pool configured-database.ts chooses),
+  // unless BENCH_POOL_SIZE says otherwise.
+  const poolSize = POOL_SIZE_OVERRIDE ?? (embedded?.kind === "ferretdb" ? EMBEDDED_FERRETDB_POOL_SIZE : undefined);
+  const db = await openDatabase(uri, {
+    dbName: `bench_${Date.now()}`,
+    monitorCommands: true,
+    ...(poolSize ? { maxPoolSize: poolSize } : {}),
+  });
+  const seeded = await seedProjects(db, Math.max(0, PROJECTS - REQUESTS));
   const startCpu = process.cpuUsage();
   const startAt = performance.now();
   const app = await createApp({ config: { auth: { mode: "header" }, production: false }, logger: pino({ level: "silent" }), db });
@@ -163,7 +196,7 @@ async function main(): Promise<void> {
   const address = app.server.address();
   const url = `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}/graphql`;
 
-  const child = fork(__filename, ["--client", url], { stdio: "inherit" });
+  const child = fork(__filename, ["--client", url, String(seeded + REQUESTS)], { stdio: "inherit" });
   await ask(child, -1);
   const results: Result[] = [];
   for (const [index, scenario] of SCENARIOS.entries()) {
@@ -186,7 +219,7 @@ async function main(): Promise<void> {
 
   const rssMb = Math.round(process.memoryUsage().rss / 1024 / 1024);
   process.stdout.write(
-    `\nDatabase: ${embedded ? embedded.description : "MONGODB_URI"}; concurrency ${CONCURRENCY}; node ${process.version}; ${os.cpus().length} cores; NODE_ENV=${process.env.NODE_ENV ?? "(unset)"}\n`,
+    `\nDatabase: ${embedded ? embedded.description : "MONGODB_URI"}; ${seeded + REQUESTS} projects; concurrency ${CONCURRENCY}; pool ${poolSize ?? "default"}; node ${process.version}; ${os.cpus().length} cores; NODE_ENV=${process.env.NODE_ENV ?? "(unset)"}\n`,
   );
   process.stdout.write(`createApp + listen: ${startMs.toFixed(0)} ms wall, ${startCpuMs.toFixed(0)} ms CPU\n\n`);
   process.stdout.write("| operation | requests | req/s | p50 ms | p95 ms | p99 ms | service CPU ms/req | failures |\n|---|---|---|---|---|---|---|---|\n");
@@ -204,5 +237,60 @@ async function main(): Promise<void> {
   if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
 }
 
-if (process.argv[2] === "--client") client(process.argv[3]);
-else void main();
+/**
+ * Stores `count` projects (ids 1…count) straight through the driver, in batches, with the documents the service
+ * itself would write (including the first revision when the revisions collection exists), and moves the id counter
+ * past them so createProject continues at count + 1.
+ */
+async function seedProjects(db: Database, count: number): Promise<number> {
+  if (count <= 0) return 0;
+  const started = performance.now();
+  const models = db.models as unknown as Record<string, { collection: { insertMany(docs: object[], o: object): Promise<unknown> } }>;
+  const at = new Date("2026-01-01T00:00:00Z");
+  const statuses = ["active", "planned", "done"];
+  for (let from = 1; from <= count; from += 1000) {
+    const ids = Array.from({ length: Math.min(1000, count - from + 1) }, (_, k) => from + k);
+    const projects = ids.map((id) => ({
+      _id: String(id),
+      project_id: id,
+      project_name: `Seeded project ${id}`,
+      name_key: `seeded project ${id}`,
+      project_desc: "Seeded for the benchmark",
+      company_id: 100 + (id % 50),
+      project_status: statuses[id % statuses.length],
+      project_url: null,
+      start_date: "2026-01-01",
+      end_date: "2026-06-30",
+      teacher_id: null,
+      revision: 1,
+      created_by: "bench",
+      created_at: at,
+      updated_at: at,
+    }));
+    await models.Project.collection.insertMany(projects, { ordered: false });
+    if (models.ProjectRevision) {
+      await models.ProjectRevision.collection.insertMany(
+        projects.map((p) => ({
+          _id: `${p.project_id}:1`,
+          project_id: p.project_id,
+          revision: 1,
+          operation: "createProject",
+          actor_id: "bench",
+          actor_role: "admin",
+          at,
+          set: {},
+          changes: [{ field: "project_name", from: null, to: p.project_name }],
+        })),
+        { ordered: false },
+      );
+    }
+  }
+  await db.models.Counter.updateOne({ _id: "projects" }, { $set: { seq: count } }, { upsert: true });
+  process.stderr.write(`Stored ${count} projects in ${((performance.now() - started) / 1000).toFixed(1)}s\n`);
+  return count;
+}
+
+if (process.argv[2] === "--client") {
+  stored = Number(process.argv[4]);
+  client(process.argv[3]);
+} else void main();

@@ -1,7 +1,12 @@
 // The database handle the app runs on: one Mongoose connection, its models, and the id allocator.
 // Built per connection (no global mongoose state), so tests can open one per file on its own database name.
 import mongoose, { type Connection } from "mongoose";
-import { createProjectModel, type ProjectModel } from "../components/projects/project.model";
+import {
+  createProjectModel,
+  createProjectRevisionModel,
+  type ProjectModel,
+  type ProjectRevisionModel,
+} from "../components/projects/project.model";
 import { createStudentModel, type StudentModel } from "../components/students/student.model";
 import { createTeacherModel, type TeacherModel } from "../components/teachers/teacher.model";
 import { createCounterModel, type CounterModel } from "./counter.model";
@@ -14,6 +19,7 @@ export const DEFAULT_DB_TIMEOUT_MS = 5000;
 
 export interface Models {
   Project: ProjectModel;
+  ProjectRevision: ProjectRevisionModel;
   Teacher: TeacherModel;
   Student: StudentModel;
   Counter: CounterModel;
@@ -43,6 +49,8 @@ export interface OpenDatabaseOptions {
    * the server's reply); default 5000 (DB_TIMEOUT_MS).
    */
   timeoutMs?: number;
+  /** The driver's connection pool size; unset keeps the driver's default (or the URI's maxPoolSize). */
+  maxPoolSize?: number;
 }
 
 export async function openDatabase(uri: string, options: OpenDatabaseOptions = {}): Promise<Database> {
@@ -66,10 +74,12 @@ export async function openDatabase(uri: string, options: OpenDatabaseOptions = {
     // ever sees them; without buffering they go to the driver, whose server selection is bounded above.
     bufferCommands: false,
     monitorCommands: options.monitorCommands ?? false,
+    ...(options.maxPoolSize ? { maxPoolSize: options.maxPoolSize } : {}),
   });
   await connection.asPromise();
   const models: Models = {
     Project: createProjectModel(connection),
+    ProjectRevision: createProjectRevisionModel(connection),
     Teacher: createTeacherModel(connection),
     Student: createStudentModel(connection),
     Counter: createCounterModel(connection),

@@ -14,7 +14,7 @@ export const projectRoutes: RestRoute[] = [
     body: CreateProjectInput,
     response: ProjectEnvelope,
     domainErrors: [409],
-    run: (services, _params, body) => services.projects.create(body),
+    run: (services, _params, body, actor) => services.projects.create(body, actor),
   }),
   restRoute({
     method: "PUT",
@@ -27,7 +27,7 @@ export const projectRoutes: RestRoute[] = [
     body: AssignTeacherInput,
     response: ProjectEnvelope,
     domainErrors: [404, 409],
-    run: (services, params, body) => services.projects.assignTeacher(pathId(params.projectId), body),
+    run: (services, params, body, actor) => services.projects.assignTeacher(pathId(params.projectId), body, actor),
   }),
   restRoute({
     method: "PUT",
@@ -39,8 +39,8 @@ export const projectRoutes: RestRoute[] = [
     params: idParam("projectId"),
     body: UpdateProjectStatusInput,
     response: ProjectEnvelope,
-    // 409 only when the status keeps changing concurrently.
+    // 409: expected_revision is not the current revision, or the status keeps changing concurrently.
     domainErrors: [404, 409],
-    run: (services, params, body) => services.projects.updateStatus(pathId(params.projectId), body),
+    run: (services, params, body, actor) => services.projects.updateStatus(pathId(params.projectId), body, actor),
   }),
 ];

@@ -4,6 +4,7 @@
 // app's, so unknown routes also answer the envelope. GET /openapi.json serves the generated document.
 import type { FastifyPluginAsync, RouteOptions } from "fastify";
 import { ACCESS_POLICY, authorize } from "../auth/access-policy";
+import { actorOf } from "../auth/actor";
 import type { Authenticator } from "../auth/authenticator";
 import { callerOf } from "../http/caller";
 import type { Services } from "../services";
@@ -82,7 +83,9 @@ export const restPlugin: FastifyPluginAsync<RestPluginOptions> = async (app, { s
         authorize(await callerOf(request, authenticator), route.operation);
       },
       handler: async (request, reply) => {
-        const data = await route.run(services, request.params as Record<string, string>, request.body);
+        // The caller authenticated once for this request (the app's onRequest hook) is the actor of the change.
+        const actor = actorOf(await callerOf(request, authenticator));
+        const data = await route.run(services, request.params as Record<string, string>, request.body, actor);
         return reply.code(route.successStatus).send({ success: true, message: SUCCESS_MESSAGES[route.operation], data });
       },
     });

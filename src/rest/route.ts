@@ -2,6 +2,7 @@
 // call it makes. rest.plugin.ts turns these into Fastify routes (authentication, authorisation, envelope) so each
 // routes file stays a list of declarations.
 import type { Operation } from "../auth/access-policy";
+import type { Actor } from "../auth/actor";
 import type { Services } from "../services";
 import type { BodySchema } from "./schemas";
 
@@ -23,8 +24,8 @@ export interface RestRoute<Body = unknown> {
   response: object;
   /** Error statuses the service may answer besides 400/401/403/500 (e.g. 404, 409). */
   domainErrors: number[];
-  /** The one service call; params are the validated path strings, body the JSON body of the schema's shape. */
-  run(services: Services, params: Record<string, string>, body: Body): Promise<unknown>;
+  /** The one service call; params are the validated path strings, body the JSON body of the schema's shape, actor the caller. */
+  run(services: Services, params: Record<string, string>, body: Body, actor: Actor): Promise<unknown>;
 }
 
 /** Declares a route; `body` in run() gets the type of the body schema's zod shape, so no route takes `any`. */

@@ -78,7 +78,7 @@ export const Project = {
   type: "object",
   required: [
     "project_id", "project_name", "project_desc", "company_id", "project_status", "project_url",
-    "start_date", "end_date", "teacher_id", "created_at", "updated_at",
+    "start_date", "end_date", "teacher_id", "revision", "created_by", "created_at", "updated_at",
   ],
   properties: {
     project_id: { type: "integer" },
@@ -90,6 +90,8 @@ export const Project = {
     start_date: { type: "string", description: "YYYY-MM-DD" },
     end_date: { type: "string", description: "YYYY-MM-DD" },
     teacher_id: { type: ["integer", "null"], description: "null until a teacher is assigned" },
+    revision: { type: "integer", description: "1 when created, +1 on every change" },
+    created_by: { type: ["string", "null"], description: "the caller id that created it, if known" },
     created_at: { type: "string", description: "ISO 8601 timestamp" },
     updated_at: { type: "string", description: "ISO 8601 timestamp" },
   },

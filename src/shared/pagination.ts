@@ -1,4 +1,6 @@
-// Offset pagination shared by every list: bounded page sizes and a stable order (by id).
+// Offset pagination shared by every list: bounded page sizes and a stable order (by id). Lists read `limit + 1`
+// items to learn has_more, and count the total only when the caller asks for it (a count reads every matching
+// document on FerretDB).
 import { badRequest } from "./errors";
 
 export const PAGE_DEFAULT_LIMIT = 20;
@@ -31,6 +33,15 @@ export function pageBounds(page: PageRequest | undefined): { offset: number; lim
   return { offset, limit };
 }
 
-export function toPage<T>(items: T[], total: number, bounds: { offset: number; limit: number }): Page<T> {
-  return { items, total, ...bounds, has_more: bounds.offset + items.length < total };
+/**
+ * A page from its items, whether more follow, and the total when it was counted. Uncounted, `total` is the least
+ * total the page proves (offset + items, + 1 when more follow): only for callers that did not ask for it.
+ */
+export function toPage<T>(
+  items: T[],
+  bounds: { offset: number; limit: number },
+  has_more: boolean,
+  total?: number,
+): Page<T> {
+  return { items, total: total ?? bounds.offset + items.length + (has_more ? 1 : 0), ...bounds, has_more };
 }

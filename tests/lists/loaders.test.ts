@@ -21,7 +21,11 @@ describe("per-request loaders", () => {
     await t.close();
   });
   beforeEach(async () => {
-    await Promise.all([t.db.models.Project.deleteMany({}), t.db.models.Teacher.deleteMany({})]);
+    await Promise.all([
+      t.db.models.Project.deleteMany({}),
+      t.db.models.ProjectRevision.deleteMany({}),
+      t.db.models.Teacher.deleteMany({}),
+    ]);
   });
 
   it("when teachers are loaded by ids in any order, then answers follow the keys, with null for an unknown id", async () => {

@@ -20,7 +20,11 @@ describe("project and teacher relations", () => {
     await t.close();
   });
   beforeEach(async () => {
-    await Promise.all([t.db.models.Project.deleteMany({}), t.db.models.Teacher.deleteMany({})]);
+    await Promise.all([
+      t.db.models.Project.deleteMany({}),
+      t.db.models.ProjectRevision.deleteMany({}),
+      t.db.models.Teacher.deleteMany({}),
+    ]);
   });
 
   it("when a project has no teacher, then Project.teacher and teacher_id are null", async () => {

@@ -1,11 +1,15 @@
-// Under concurrency: exactly one of several identical creations succeeds (the others are CONFLICT), distinct
-// creations all succeed with distinct ids, ids start at 1 and increase, also across two service instances.
+// Under concurrency: exactly one of several identical creations or assignments succeeds (the others are CONFLICT),
+// concurrent status changes form one valid chain of allowed transitions, distinct creations all succeed with
+// distinct ids, ids start at 1 and increase, also across two service instances.
 // Every test runs on a fresh database of its own, so ids are predictable.
+import { parseStatusWorkflow } from "../../src/components/projects";
 import {
   AssignTeacherDocument,
   CreateProjectDocument,
   CreateStudentDocument,
   CreateTeacherDocument,
+  ProjectHistoryDocument,
+  UpdateProjectStatusDocument,
 } from "../generated/graphql";
 import { startTestApp, type TestApp } from "../helpers/app";
 import { ADMIN, createProject, createTeacher, payloadOf, projectInput, STUDENT, studentInput, TEACHER, unique } from "./support";
@@ -144,24 +148,108 @@ describe("concurrency", () => {
       expect(await t.db.models.Teacher.countDocuments()).toBe(N);
     }));
 
-  // The contract asks for exactly one winner among identical *creations* only. For identical assignments at once
-  // the service's "already assigned" check is a conditional findOneAndUpdate, which is atomic on MongoDB but not on
-  // FerretDB 1.24 (it reads, then writes), so there more than one call may succeed. What must hold everywhere: no
-  // other outcome than success or CONFLICT, at least one success, and the teacher assigned afterwards.
-  it(`when the same teacher is assigned to one project by ${N} calls at once, then each succeeds or is CONFLICT and the teacher ends up assigned`, () =>
+  // Every change is committed by inserting its revision under a unique _id, the one write FerretDB 1.24 performs
+  // atomically, so identical changes have exactly one winner on every database; losers re-read and re-check.
+  const CALLERS = 50;
+  const ROUNDS = 20;
+
+  it(`when the same teacher is assigned to one project by ${CALLERS} calls at once, ${ROUNDS} rounds in a row, then each round exactly one succeeds and ${CALLERS - 1} are CONFLICT`, () =>
     withFreshApp(async (t) => {
-      const project = await createProject(t);
       const teacher = await createTeacher(t);
-      const variables = { projectId: project.project_id, input: { new_teacher_id: teacher.teacher_id } };
+      for (let round = 0; round < ROUNDS; round++) {
+        const project = await createProject(t);
+        const variables = { projectId: project.project_id, input: { new_teacher_id: teacher.teacher_id } };
 
-      const responses = await Promise.all(Array.from({ length: N }, () => t.gql(AssignTeacherDocument, variables, TEACHER)));
+        const responses = await Promise.all(Array.from({ length: CALLERS }, () => t.gql(AssignTeacherDocument, variables, TEACHER)));
 
-      const outcome = tally(responses.map(payloadOf));
-      expect(Object.keys(outcome).filter((k) => k !== "success" && k !== "CONFLICT")).toEqual([]);
-      expect(outcome.success).toBeGreaterThanOrEqual(1);
-      expect((outcome.success ?? 0) + (outcome.CONFLICT ?? 0)).toBe(N);
-      if (process.env.TEST_DATABASE_KIND === "mongod") expect(outcome).toEqual({ success: 1, CONFLICT: N - 1 });
-      expect((await t.db.models.Project.findOne({ project_id: project.project_id }).lean())!.teacher_id).toBe(teacher.teacher_id);
-      expect(await t.db.models.Project.countDocuments()).toBe(1);
+        expect({ round, outcome: tally(responses.map(payloadOf)) }).toEqual({ round, outcome: { success: 1, CONFLICT: CALLERS - 1 } });
+        const stored = await t.db.models.Project.findOne({ project_id: project.project_id }).lean();
+        expect(stored).toMatchObject({ teacher_id: teacher.teacher_id, revision: 2 });
+        expect(await t.db.models.ProjectRevision.countDocuments({ project_id: project.project_id })).toBe(2);
+      }
     }));
+
+  it(`when two service instances on one database each get ${CALLERS / 2} identical assignTeacher calls at once, then exactly one succeeds`, () =>
+    withFreshApp(async (t) => {
+      const other = await startTestApp({ db: t.db });
+      try {
+        const project = await createProject(t);
+        const teacher = await createTeacher(t);
+        const variables = { projectId: project.project_id, input: { new_teacher_id: teacher.teacher_id } };
+
+        const responses = await Promise.all(
+          Array.from({ length: CALLERS }, (_, i) => (i % 2 ? other : t).gql(AssignTeacherDocument, variables, TEACHER)),
+        );
+
+        expect(tally(responses.map(payloadOf))).toEqual({ success: 1, CONFLICT: CALLERS - 1 });
+        expect(await t.db.models.Project.findOne({ project_id: project.project_id }).lean()).toMatchObject({
+          teacher_id: teacher.teacher_id,
+          revision: 2,
+        });
+      } finally {
+        await other.app.close();
+      }
+    }));
+
+  it(`when ${CALLERS} status changes run at once under a workflow, then each success is a transition allowed from the status it replaced and the history is one valid chain`, async () => {
+    const workflow = parseStatusWorkflow(
+      JSON.stringify({
+        initial: ["proposed"],
+        transitions: {
+          proposed: ["in_progress", "cancelled"],
+          in_progress: ["review", "cancelled"],
+          review: ["in_progress", "completed"],
+          completed: [],
+          cancelled: [],
+        },
+      }),
+    );
+    const t = await startTestApp({ statusWorkflow: workflow });
+    try {
+      const project = await createProject(t, { project_status: "proposed" });
+      const targets = ["in_progress", "review", "completed", "cancelled", "in_progress"];
+
+      const responses = await Promise.all(
+        Array.from({ length: CALLERS }, (_, i) =>
+          t.gql(
+            UpdateProjectStatusDocument,
+            { projectId: project.project_id, input: { project_status: targets[i % targets.length] } },
+            TEACHER,
+          ),
+        ),
+      );
+
+      const payloads = responses.map(payloadOf);
+      const outcome = tally(payloads);
+      expect(Object.keys(outcome).filter((k) => !["success", "CONFLICT", "BAD_REQUEST"].includes(k))).toEqual([]);
+      expect(outcome.success).toBeGreaterThanOrEqual(1);
+      const history = await t.gql(ProjectHistoryDocument, { projectId: project.project_id, limit: 100 }, TEACHER);
+      const items = [...history.data!.project!.history.items].reverse(); // oldest first
+      expect(items[0].operation).toBe("createProject");
+      // One entry per revision, each status change starting from the status the previous revision left.
+      let status = "proposed";
+      items.forEach((item, index) => expect(item.revision).toBe(index + 1));
+      for (const item of items.slice(1)) {
+        const [change] = item.changes;
+        expect(change.field).toBe("project_status");
+        expect(change.from).toBe(status);
+        expect(workflow.transitions.get(status)!.has(change.to!)).toBe(true);
+        status = change.to!;
+      }
+      // Every success is one of those revisions (setting the current status again records nothing).
+      const recorded = new Map(items.map((i) => [i.revision, i]));
+      for (const p of payloads.filter((p) => p.success)) {
+        const data = p.data as { revision: number; project_status: string };
+        const entry = recorded.get(data.revision)!;
+        expect(entry).toBeDefined();
+        if (data.revision > 1) expect(entry.changes[0].to).toBe(data.project_status);
+      }
+      expect(await t.db.models.Project.findOne({ project_id: project.project_id }).lean()).toMatchObject({
+        project_status: status,
+        revision: items.length,
+      });
+    } finally {
+      await t.close();
+    }
+  });
 });

@@ -42,6 +42,8 @@ describe("createProject", () => {
         start_date: input.start_date,
         end_date: input.end_date,
         teacher_id: null,
+        revision: 1,
+        created_by: null, // STUDENT sends no X-User-Id
         created_at: expect.stringMatching(ISO_TIMESTAMP),
         updated_at: expect.stringMatching(ISO_TIMESTAMP),
       });

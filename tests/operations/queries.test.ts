@@ -43,6 +43,8 @@ describe("single-item queries", () => {
         start_date: stored.start_date,
         end_date: stored.end_date,
         teacher_id: teacher.teacher_id,
+        revision: 2,
+        created_by: null,
         created_at: stored.created_at.toISOString(),
         updated_at: stored.updated_at.toISOString(),
         teacher: { teacher_id: teacher.teacher_id, teacher_name: "Ada" },

@@ -43,6 +43,9 @@ describe.each(MODES)("POST /projects (%s mode)", (mode) => {
       start_date: "2025-01-10",
       end_date: "2025-06-30",
       teacher_id: null,
+      revision: 1,
+      // The caller: the token's sub in jwt mode; header mode sent no X-User-Id.
+      created_by: mode === "jwt" ? "user-1" : null,
       created_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T/),
       updated_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T/),
     });
@@ -155,6 +158,38 @@ describe.each(MODES)("PUT /projects/{projectId}/teacher (%s mode)", (mode) => {
     expect((await apps[mode].db.models.Project.findOne({ project_id: project.project_id }).lean())!.teacher_id).toBeNull();
   });
 
+  it("when expected_revision is the current revision, then it is 200 with the next revision; when it is not, 409 and nothing changes", async () => {
+    const project = await seedProject(apps);
+    const [first, second] = [await seedTeacher(apps), await seedTeacher(apps)];
+
+    const ok = await put(project.project_id, { new_teacher_id: first.teacher_id, expected_revision: 1 });
+    const stale = await put(project.project_id, { new_teacher_id: second.teacher_id, expected_revision: 1 });
+
+    expect(expectSuccess(ok, 200, "Teacher assigned to project")).toMatchObject({ teacher_id: first.teacher_id, revision: 2 });
+    expectError(stale, 409, "CONFLICT", /expected_revision 1/);
+    expect(await apps[mode].db.models.Project.findOne({ project_id: project.project_id }).lean()).toMatchObject({
+      teacher_id: first.teacher_id,
+      revision: 2,
+    });
+  });
+
+  it("when a teacher is assigned, then the change is recorded with the caller as its actor", async () => {
+    const project = await seedProject(apps);
+    const teacher = await seedTeacher(apps);
+    const headers = { ...(await actingAs(mode, "teacher")), ...(mode === "header" ? { "x-user-id": "t-42" } : {}) };
+
+    await apps[mode].http("PUT", `/projects/${project.project_id}/teacher`, { body: { new_teacher_id: teacher.teacher_id }, headers });
+
+    const history = await apps.services.projects.history({ project_id: project.project_id, revision: 2 });
+    expect(history.items[0]).toMatchObject({
+      revision: 2,
+      operation: "assignTeacher",
+      actor_id: mode === "jwt" ? "user-1" : "t-42",
+      actor_role: "teacher",
+      changes: [{ field: "teacher_id", from: null, to: String(teacher.teacher_id) }],
+    });
+  });
+
   it("when the project already has that teacher, then it is 409", async () => {
     const project = await seedProject(apps);
     const teacher = await seedTeacher(apps);
@@ -168,7 +203,7 @@ describe.each(MODES)("PUT /projects/{projectId}/teacher (%s mode)", (mode) => {
     expectError(await put(project.project_id, { new_teacher_id: String(teacher.teacher_id) }), 400, "BAD_REQUEST", /new_teacher_id must be a whole number \(got string\)/);
     expectError(await put(project.project_id, {}), 400, "BAD_REQUEST", "new_teacher_id is required");
     expectError(await put(project.project_id, { new_teacher_id: 0 }), 400, "BAD_REQUEST", /new_teacher_id must be a whole number of at least 1/);
-    expectError(await put(project.project_id, { new_teacher_id: teacher.teacher_id, teacher_id: 1 }), 400, "BAD_REQUEST", /^teacher_id is not an accepted field; accepted fields: new_teacher_id$/);
+    expectError(await put(project.project_id, { new_teacher_id: teacher.teacher_id, teacher_id: 1 }), 400, "BAD_REQUEST", /^teacher_id is not an accepted field; accepted fields: new_teacher_id, expected_revision$/);
     expect((await apps[mode].db.models.Project.findOne({ project_id: project.project_id }).lean())!.teacher_id).toBeNull();
   });
 
@@ -215,6 +250,16 @@ describe.each(MODES)("PUT /projects/{projectId}/updateStatus (%s mode)", (mode) 
 
     expect(data).toMatchObject({ project_id: project.project_id, project_status: "in_progress" });
     expect((await apps[mode].db.models.Project.findOne({ project_id: project.project_id }).lean())!.project_status).toBe("in_progress");
+  });
+
+  it("when expected_revision is not the current revision, then it is 409 and the status does not change", async () => {
+    const project = await seedProject(apps);
+
+    const stale = await put(project.project_id, { project_status: "done", expected_revision: 2 });
+    const ok = await put(project.project_id, { project_status: "done", expected_revision: 1 });
+
+    expectError(stale, 409, "CONFLICT", /expected_revision 2/);
+    expect(expectSuccess(ok, 200, "Project status updated")).toMatchObject({ project_status: "done", revision: 2 });
   });
 
   it("when the same status is set again, then it succeeds", async () => {

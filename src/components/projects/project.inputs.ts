@@ -33,12 +33,18 @@ export class CreateProjectInput implements CreateProjectValues {
 export class AssignTeacherInput implements AssignTeacherValues {
   @Field(() => Int)
   new_teacher_id!: number;
+
+  @Field(() => Int, { nullable: true, description: "When given and not the project's current revision: CONFLICT, nothing changes" })
+  expected_revision?: number | null;
 }
 
 @InputType()
 export class UpdateProjectStatusInput implements UpdateProjectStatusValues {
   @Field()
   project_status!: string;
+
+  @Field(() => Int, { nullable: true, description: "When given and not the project's current revision: CONFLICT, nothing changes" })
+  expected_revision?: number | null;
 }
 
 @InputType({ description: "Every field given narrows the list" })

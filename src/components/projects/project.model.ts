@@ -16,6 +16,10 @@ export interface ProjectDoc {
   start_date: string;
   end_date: string;
   teacher_id: number | null;
+  /** 1 when created, +1 on every change; the project is "brought up" to its newest ProjectRevisionDoc. */
+  revision: number;
+  /** The caller id that created it, if known. */
+  created_by: string | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -38,6 +42,8 @@ const projectSchema = new Schema<ProjectDoc>(
     start_date: { type: String, required: true },
     end_date: { type: String, required: true },
     teacher_id: { type: Number, default: null },
+    revision: { type: Number, default: 1 },
+    created_by: { type: String, default: null },
   },
   {
     collection: "projects",
@@ -58,4 +64,53 @@ export type ProjectModel = Model<ProjectDoc>;
 
 export function createProjectModel(connection: Connection): ProjectModel {
   return connection.model<ProjectDoc>("Project", projectSchema);
+}
+
+/** The fields a change may set; a revision stores their new values, so applying it twice gives the same state. */
+export type ProjectChangeSet = Partial<Pick<ProjectDoc, "teacher_id" | "project_status">>;
+
+/**
+ * One revision of a project, immutable: who changed what, when. Its `_id` (project id, revision) is the claim: the
+ * insert that succeeds under that unique `_id` commits the change (see project.repository.ts).
+ */
+export interface ProjectRevisionDoc {
+  /** revisionKey(project_id, revision). */
+  _id: string;
+  project_id: number;
+  revision: number;
+  operation: string;
+  actor_id: string | null;
+  actor_role: string;
+  at: Date;
+  /** The new values (empty for the creation, whose values are the project document itself). */
+  set: ProjectChangeSet;
+  changes: { field: string; from: string | null; to: string | null }[];
+}
+
+const fieldChangeSchema = new Schema(
+  { field: { type: String, required: true }, from: { type: String, default: null }, to: { type: String, default: null } },
+  { _id: false },
+);
+
+const projectRevisionSchema = new Schema<ProjectRevisionDoc>(
+  {
+    _id: { type: String, required: true },
+    project_id: { type: Number, required: true },
+    revision: { type: Number, required: true },
+    operation: { type: String, required: true },
+    actor_id: { type: String, default: null },
+    actor_role: { type: String, required: true },
+    at: { type: Date, required: true },
+    set: { type: Schema.Types.Mixed, default: {} },
+    changes: { type: [fieldChangeSchema], default: [] },
+  },
+  // minimize: false keeps `set: {}` and nulls in `set` (teacher_id: null is a value, not an absence).
+  { collection: "project_revisions", versionKey: false, autoIndex: false, minimize: false },
+);
+// No secondary index: every read of a revision is by `_id` (a project's revisions are numbered 1…revision).
+
+export type ProjectRevisionModel = Model<ProjectRevisionDoc>;
+
+export function createProjectRevisionModel(connection: Connection): ProjectRevisionModel {
+  return connection.model<ProjectRevisionDoc>("ProjectRevision", projectRevisionSchema);
 }

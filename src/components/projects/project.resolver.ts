@@ -1,14 +1,19 @@
 // GraphQL entry points of projects: decode, call one service function, return. Mutation results are wrapped in
 // the ProjectPayload envelope by graphql/mutation-envelope.ts.
-import { Arg, Args, Authorized, Ctx, FieldResolver, Int, Mutation, Query, Resolver, Root } from "type-graphql";
+import type { GraphQLResolveInfo } from "graphql";
+import { Arg, Args, Authorized, Ctx, FieldResolver, Info, Int, Mutation, Query, Resolver, Root } from "type-graphql";
 import { rolesFor } from "../../auth/access-policy";
 import { listCost } from "../../graphql/query-cost";
+import { actorOf } from "../../auth/actor";
 import type { Context } from "../../graphql/context";
+import { PageArgs } from "../../graphql/envelope.types";
+import { selectsField } from "../../graphql/selection";
 import { Teacher } from "../teachers/teacher.type";
 import type { TeacherRecord } from "../teachers";
 import { AssignTeacherArgs, CreateProjectInput, ProjectListArgs, UpdateProjectStatusArgs } from "./project.inputs";
-import type { ProjectRecord } from "./project.service";
-import { Project, ProjectPage, ProjectPayload } from "./project.type";
+import type { ProjectChangeRecord, ProjectRecord } from "./project.service";
+import type { Page } from "../../shared/pagination";
+import { Project, ProjectChangePage, ProjectPage, ProjectPayload } from "./project.type";
 
 @Resolver(() => Project)
 export class ProjectResolver {
@@ -20,8 +25,8 @@ export class ProjectResolver {
 
   @Authorized(rolesFor("projects"))
   @Query(() => ProjectPage, { complexity: listCost, description: "Projects ordered by project_id, optionally filtered" })
-  projects(@Args() { filter, offset, limit }: ProjectListArgs, @Ctx() ctx: Context) {
-    return ctx.services.projects.list(filter ?? {}, { offset, limit });
+  projects(@Args() { filter, offset, limit }: ProjectListArgs, @Ctx() ctx: Context, @Info() info: GraphQLResolveInfo) {
+    return ctx.services.projects.list(filter ?? {}, { offset, limit }, { total: selectsField(info, "total") });
   }
 
   @Authorized(rolesFor("projectStatuses"))
@@ -33,13 +38,13 @@ export class ProjectResolver {
   @Authorized(rolesFor("createProject"))
   @Mutation(() => ProjectPayload)
   createProject(@Arg("input") input: CreateProjectInput, @Ctx() ctx: Context): Promise<ProjectRecord> {
-    return ctx.services.projects.create(input);
+    return ctx.services.projects.create(input, actorOf(ctx.caller));
   }
 
   @Authorized(rolesFor("assignTeacher"))
   @Mutation(() => ProjectPayload)
   async assignTeacher(@Args() { projectId, input }: AssignTeacherArgs, @Ctx() ctx: Context): Promise<ProjectRecord> {
-    const project = await ctx.services.projects.assignTeacher(projectId, input);
+    const project = await ctx.services.projects.assignTeacher(projectId, input, actorOf(ctx.caller));
     ctx.loaders.projectsByTeacherId.clearAll();
     return project;
   }
@@ -50,7 +55,7 @@ export class ProjectResolver {
     @Args() { projectId, input }: UpdateProjectStatusArgs,
     @Ctx() ctx: Context,
   ): Promise<ProjectRecord> {
-    const project = await ctx.services.projects.updateStatus(projectId, input);
+    const project = await ctx.services.projects.updateStatus(projectId, input, actorOf(ctx.caller));
     ctx.loaders.projectsByTeacherId.clearAll();
     return project;
   }
@@ -58,5 +63,10 @@ export class ProjectResolver {
   @FieldResolver(() => Teacher, { nullable: true, description: "The assigned teacher; null until one is assigned" })
   teacher(@Root() project: ProjectRecord, @Ctx() ctx: Context): Promise<TeacherRecord | null> | null {
     return project.teacher_id == null ? null : ctx.loaders.teacherById.load(project.teacher_id);
+  }
+
+  @FieldResolver(() => ProjectChangePage, { complexity: listCost, description: "Every change of this project, newest first" })
+  history(@Root() project: ProjectRecord, @Args() { offset, limit }: PageArgs, @Ctx() ctx: Context): Promise<Page<ProjectChangeRecord>> {
+    return ctx.services.projects.history(project, { offset, limit });
   }
 }

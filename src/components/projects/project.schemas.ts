@@ -39,9 +39,21 @@ export const CreateProjectSchema = z
     },
   });
 
-export const AssignTeacherSchema = z.strictObject({ new_teacher_id: positiveIdField() });
+/** Optimistic concurrency: when given, the change applies only to this revision of the project (else CONFLICT). */
+const expectedRevisionField = () =>
+  positiveIdField()
+    .nullish()
+    .meta({ description: "the project's revision the change was decided on; another revision is CONFLICT" });
 
-export const UpdateProjectStatusSchema = z.strictObject({ project_status: statusField() });
+export const AssignTeacherSchema = z.strictObject({
+  new_teacher_id: positiveIdField(),
+  expected_revision: expectedRevisionField(),
+});
+
+export const UpdateProjectStatusSchema = z.strictObject({
+  project_status: statusField(),
+  expected_revision: expectedRevisionField(),
+});
 
 /** Every field given narrows the list. */
 export const ProjectFilterSchema = z.strictObject({

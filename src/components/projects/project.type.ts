@@ -1,4 +1,4 @@
-// The GraphQL Project type (teacher is resolved in ProjectResolver through a loader).
+// The GraphQL Project type (teacher and history are resolved in ProjectResolver) and its history entries.
 import { Field, Int, ObjectType } from "type-graphql";
 import { PageType, PayloadType } from "../../graphql/envelope.types";
 import type { ProjectRecord } from "./project.service";
@@ -32,11 +32,68 @@ export class Project implements ProjectRecord {
   @Field(() => Int, { nullable: true, description: "null until a teacher is assigned" })
   teacher_id!: number | null;
 
+  @Field(() => Int, { description: "1 when created, +1 on every change" })
+  revision!: number;
+
+  @Field(() => String, { nullable: true, description: "The caller id that created it, if known" })
+  created_by!: string | null;
+
   @Field({ description: "ISO 8601 timestamp" })
   created_at!: string;
 
   @Field({ description: "ISO 8601 timestamp" })
   updated_at!: string;
+}
+
+@ObjectType({ description: "One field of a change: its value before and after, as text (null: none)" })
+export class FieldChange {
+  @Field()
+  field!: string;
+
+  @Field(() => String, { nullable: true })
+  from!: string | null;
+
+  @Field(() => String, { nullable: true })
+  to!: string | null;
+}
+
+@ObjectType({ description: "One recorded change of a project: who, when, which fields" })
+export class ProjectChange {
+  @Field(() => Int, { description: "The revision this change made" })
+  revision!: number;
+
+  @Field({ description: "createProject | assignTeacher | updateProjectStatus" })
+  operation!: string;
+
+  @Field(() => String, { nullable: true, description: "The caller id, if known" })
+  actor_id!: string | null;
+
+  @Field()
+  actor_role!: string;
+
+  @Field({ description: "ISO 8601 timestamp" })
+  at!: string;
+
+  @Field(() => [FieldChange])
+  changes!: FieldChange[];
+}
+
+@ObjectType({ description: "One page of a project's changes, newest first" })
+export class ProjectChangePage {
+  @Field(() => [ProjectChange])
+  items!: ProjectChange[];
+
+  @Field(() => Int, { description: "Changes recorded, over all pages" })
+  total!: number;
+
+  @Field(() => Int)
+  offset!: number;
+
+  @Field(() => Int)
+  limit!: number;
+
+  @Field({ description: "True when older changes follow this page" })
+  has_more!: boolean;
 }
 
 export const ProjectPayload = PayloadType("ProjectPayload", Project);

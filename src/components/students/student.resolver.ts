@@ -1,10 +1,12 @@
 // GraphQL entry points of students: decode, call one service function, return. Mutation results are wrapped in
 // the StudentPayload envelope by graphql/mutation-envelope.ts.
 import { GraphQLSafeInt } from "graphql-scalars";
-import { Arg, Args, Authorized, Ctx, Mutation, Query, Resolver } from "type-graphql";
+import type { GraphQLResolveInfo } from "graphql";
+import { Arg, Args, Authorized, Ctx, Info, Mutation, Query, Resolver } from "type-graphql";
 import { rolesFor } from "../../auth/access-policy";
 import { listCost } from "../../graphql/query-cost";
 import type { Context } from "../../graphql/context";
+import { selectsField } from "../../graphql/selection";
 import { CreateStudentInput, StudentListArgs, UpdateStudentArgs } from "./student.inputs";
 import type { StudentRecord } from "./student.service";
 import { Student, StudentPage, StudentPayload } from "./student.type";
@@ -19,8 +21,8 @@ export class StudentResolver {
 
   @Authorized(rolesFor("students"))
   @Query(() => StudentPage, { complexity: listCost, description: "Students ordered by student_id, optionally filtered by class_code" })
-  students(@Args() { filter, offset, limit }: StudentListArgs, @Ctx() ctx: Context) {
-    return ctx.services.students.list(filter ?? {}, { offset, limit });
+  students(@Args() { filter, offset, limit }: StudentListArgs, @Ctx() ctx: Context, @Info() info: GraphQLResolveInfo) {
+    return ctx.services.students.list(filter ?? {}, { offset, limit }, { total: selectsField(info, "total") });
   }
 
   @Authorized(rolesFor("createStudent"))

@@ -1,10 +1,9 @@
-// Student use cases: create, update, read and list. Returns plain objects, never documents.
-import type { IdAllocator } from "../../db/id-allocator";
-import { idKey } from "../../db/id-key";
+// Student use cases: create, update, read and list. The rules live here; student.repository.ts stores and returns
+// plain records.
 import { conflict, notFound } from "../../shared/errors";
 import { pageBounds, toPage, type Page, type PageRequest } from "../../shared/pagination";
 import { validate } from "../../shared/validation";
-import type { StudentDoc, StudentModel } from "./student.model";
+import type { StudentChanges, StudentRecord, StudentRepository } from "./student.repository";
 import {
   CreateStudentSchema,
   StudentFilterSchema,
@@ -16,76 +15,43 @@ import {
 } from "./student.schemas";
 
 export type { CreateStudentValues, StudentFilter, UpdateStudentValues } from "./student.schemas";
-
-export interface StudentRecord {
-  student_id: number;
-  student_name: string;
-  email: string;
-  class_code: string;
-  created_at: string;
-  updated_at: string;
-}
-
-export function toStudentRecord(doc: StudentDoc): StudentRecord {
-  return {
-    student_id: doc.student_id,
-    student_name: doc.student_name,
-    email: doc.email,
-    class_code: doc.class_code,
-    created_at: new Date(doc.created_at).toISOString(),
-    updated_at: new Date(doc.updated_at).toISOString(),
-  };
-}
+export type { StudentRecord } from "./student.repository";
 
 export class StudentService {
-  constructor(
-    private readonly students: StudentModel,
-    private readonly ids: IdAllocator,
-  ) {}
+  constructor(private readonly students: StudentRepository) {}
 
   async create(input: CreateStudentValues): Promise<StudentRecord> {
     const values = validate(CreateStudentSchema, input);
-    const doc = await this.ids.insertWithNewId(
-      "students",
-      this.students,
-      (student_id) => this.students.create({ student_id, ...values }),
-      async () =>
-        (await this.students.exists({ email: values.email }))
-          ? conflict(`email ${values.email} is already taken by another student`, "email")
-          : undefined,
+    return this.students.create(values, async () =>
+      (await this.students.emailTaken(values.email))
+        ? conflict(`email ${values.email} is already taken by another student`, "email")
+        : undefined,
     );
-    return toStudentRecord(doc.toObject());
   }
 
   /** Updates the given fields; with neither field it changes nothing and returns the student. */
   async update(studentId: number, input: UpdateStudentValues): Promise<StudentRecord> {
     const { studentId: student_id, ...fields } = validate(UpdateStudentRequest, { studentId, ...input });
-    const set: Partial<Pick<StudentDoc, "student_name" | "class_code">> = {};
+    const set: StudentChanges = {};
     if (fields.student_name != null) set.student_name = fields.student_name;
     if (fields.class_code != null) set.class_code = fields.class_code;
-    const doc =
-      Object.keys(set).length === 0
-        ? await this.students.findOne({ _id: idKey(student_id) }).lean()
-        : await this.students.findOneAndUpdate({ _id: idKey(student_id) }, { $set: set }, { returnDocument: "after" }).lean();
-    if (!doc) throw notFound(`student ${student_id} does not exist`, "studentId");
-    return toStudentRecord(doc);
+    const student = await this.students.update(student_id, set);
+    if (!student) throw notFound(`student ${student_id} does not exist`, "studentId");
+    return student;
   }
 
   async get(studentId: number): Promise<StudentRecord | null> {
     const { studentId: student_id } = validate(StudentIdArg, { studentId });
-    const doc = await this.students.findOne({ _id: idKey(student_id) }).lean();
-    return doc ? toStudentRecord(doc) : null;
+    return this.students.get(student_id);
   }
 
-  async list(filter: StudentFilter = {}, page?: PageRequest): Promise<Page<StudentRecord>> {
+  /** A page of students; `total` is counted only when options.total (default true) asks for it. */
+  async list(filter: StudentFilter = {}, page?: PageRequest, options: { total?: boolean } = {}): Promise<Page<StudentRecord>> {
     const bounds = pageBounds(page);
     const { class_code } = validate(StudentFilterSchema, filter);
-    const query: Record<string, unknown> = {};
+    const query: { class_code?: string } = {};
     if (class_code != null) query.class_code = class_code;
-    const [docs, total] = await Promise.all([
-      this.students.find(query).sort({ student_id: 1 }).skip(bounds.offset).limit(bounds.limit).lean(),
-      this.students.countDocuments(query),
-    ]);
-    return toPage(docs.map(toStudentRecord), total, bounds);
+    const { items, has_more, total } = await this.students.list(query, bounds, { total: options.total ?? true });
+    return toPage(items, bounds, has_more, total);
   }
 }

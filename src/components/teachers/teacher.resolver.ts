@@ -1,10 +1,12 @@
 // GraphQL entry points of teachers: decode, call one service function, return. Mutation results are wrapped in
 // the TeacherPayload envelope by graphql/mutation-envelope.ts.
-import { Arg, Args, Authorized, Ctx, FieldResolver, Int, Mutation, Query, Resolver, Root } from "type-graphql";
+import type { GraphQLResolveInfo } from "graphql";
+import { Arg, Args, Authorized, Ctx, FieldResolver, Info, Int, Mutation, Query, Resolver, Root } from "type-graphql";
 import { rolesFor } from "../../auth/access-policy";
 import type { Context } from "../../graphql/context";
 import { PageArgs } from "../../graphql/envelope.types";
 import { listCost } from "../../graphql/query-cost";
+import { selectsField } from "../../graphql/selection";
 import { Project } from "../projects/project.type";
 import type { ProjectRecord } from "../projects";
 import { CreateTeacherInput, UpdateTeacherArgs } from "./teacher.inputs";
@@ -21,8 +23,8 @@ export class TeacherResolver {
 
   @Authorized(rolesFor("teachers"))
   @Query(() => TeacherPage, { complexity: listCost, description: "Teachers ordered by teacher_id" })
-  teachers(@Args() { offset, limit }: PageArgs, @Ctx() ctx: Context) {
-    return ctx.services.teachers.list({ offset, limit });
+  teachers(@Args() { offset, limit }: PageArgs, @Ctx() ctx: Context, @Info() info: GraphQLResolveInfo) {
+    return ctx.services.teachers.list({ offset, limit }, { total: selectsField(info, "total") });
   }
 
   @Authorized(rolesFor("createTeacher"))

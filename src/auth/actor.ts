@@ -1,0 +1,17 @@
+// The author of a change as the domain records it (ProjectChange.actor_id / actor_role): taken from the
+// authenticated caller by the transports and passed into the services, so requests never reach the domain.
+import type { Caller } from "./caller";
+
+export interface Actor {
+  /** JWT sub, or X-User-Id in header mode; null when the caller gave none. */
+  id: string | null;
+  role: string;
+}
+
+/** Changes made by the service itself (seed script, maintenance), not on behalf of a caller. */
+export const SYSTEM_ACTOR: Actor = { id: null, role: "system" };
+
+export function actorOf(caller: Caller): Actor {
+  if (!caller.authenticated) return { id: null, role: "anonymous" };
+  return { id: caller.id ?? null, role: caller.role ?? "none" };
+}

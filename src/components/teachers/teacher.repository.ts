@@ -1,0 +1,75 @@
+// Data access of teachers: the only module that touches the Teacher model; returns plain records. Point reads and
+// writes go by the string `_id` (db/id-key.ts), the one filter FerretDB answers from an index.
+import type { IdAllocator } from "../../db/id-allocator";
+import { idKey } from "../../db/id-key";
+import type { TeacherDoc, TeacherModel } from "./teacher.model";
+
+export interface TeacherRecord {
+  teacher_id: number;
+  teacher_name: string;
+  created_at: string;
+  updated_at: string;
+}
+
+function toTeacherRecord(doc: TeacherDoc): TeacherRecord {
+  return {
+    teacher_id: doc.teacher_id,
+    teacher_name: doc.teacher_name,
+    created_at: new Date(doc.created_at).toISOString(),
+    updated_at: new Date(doc.updated_at).toISOString(),
+  };
+}
+
+export class TeacherRepository {
+  constructor(
+    private readonly teachers: TeacherModel,
+    private readonly ids: IdAllocator,
+  ) {}
+
+  async create(teacher_name: string): Promise<TeacherRecord> {
+    const doc = await this.ids.insertWithNewId("teachers", this.teachers, (teacher_id) =>
+      this.teachers.create({ teacher_id, teacher_name }),
+    );
+    return toTeacherRecord(doc.toObject());
+  }
+
+  /** Renames; null when no teacher has that id. A single-field $set by `_id`: no read-decide-write to race. */
+  async rename(teacher_id: number, teacher_name: string): Promise<TeacherRecord | null> {
+    const doc = await this.teachers
+      .findOneAndUpdate({ _id: idKey(teacher_id) }, { $set: { teacher_name } }, { returnDocument: "after" })
+      .lean();
+    return doc ? toTeacherRecord(doc) : null;
+  }
+
+  async get(teacher_id: number): Promise<TeacherRecord | null> {
+    const doc = await this.teachers.findOne({ _id: idKey(teacher_id) }).lean();
+    return doc ? toTeacherRecord(doc) : null;
+  }
+
+  async exists(teacher_id: number): Promise<boolean> {
+    return (await this.teachers.exists({ _id: idKey(teacher_id) })) !== null;
+  }
+
+  /** Results in key order, null for missing ids. */
+  async findByIds(ids: readonly number[]): Promise<(TeacherRecord | null)[]> {
+    // One id (a single project's teacher) is a primary-key read on FerretDB; several need one $in query.
+    const docs =
+      ids.length === 1
+        ? await this.teachers.find({ _id: idKey(ids[0]) }).lean()
+        : await this.teachers.find({ teacher_id: { $in: [...ids] } }).lean();
+    const byId = new Map(docs.map((d) => [d.teacher_id, toTeacherRecord(d)]));
+    return ids.map((id) => byId.get(id) ?? null);
+  }
+
+  /** Teachers by teacher_id; `limit + 1` are read so has_more needs no count. */
+  async list(
+    bounds: { offset: number; limit: number },
+    options: { total: boolean },
+  ): Promise<{ items: TeacherRecord[]; has_more: boolean; total?: number }> {
+    const [docs, total] = await Promise.all([
+      this.teachers.find().sort({ teacher_id: 1 }).skip(bounds.offset).limit(bounds.limit + 1).lean(),
+      options.total ? this.teachers.countDocuments() : undefined,
+    ]);
+    return { items: docs.slice(0, bounds.limit).map(toTeacherRecord), has_more: docs.length > bounds.limit, total };
+  }
+}

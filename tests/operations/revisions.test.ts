@@ -1,0 +1,236 @@
+// Revisions and history of projects: every change is recorded with its actor, time and field values, newest first;
+// expected_revision gives editors optimistic concurrency; a change committed by a writer that died before updating
+// the project document is still seen by readers and later writers (roll forward).
+import { revisionKey } from "../../src/components/projects/project.repository";
+import {
+  AssignTeacherDocument,
+  GetProjectDocument,
+  ProjectHistoryDocument,
+  UpdateProjectStatusDocument,
+} from "../generated/graphql";
+import { startTestApp, type TestApp } from "../helpers/app";
+import { createProject, createTeacher, expectFailure, expectSuccess, ISO_TIMESTAMP, projectInput, TEACHER } from "./support";
+import { CreateProjectDocument } from "../generated/graphql";
+
+const AS_TEACHER = { ...TEACHER, "x-user-id": "teacher-7" };
+const AS_STUDENT = { "x-user-role": "student", "x-user-id": "student-3" };
+
+describe("revisions and history", () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp();
+  });
+  afterAll(() => t.close());
+
+  async function history(projectId: number, offset = 0, limit = 20) {
+    const res = await t.gql(ProjectHistoryDocument, { projectId, offset, limit }, TEACHER);
+    expect(res.errors).toBeUndefined();
+    return res.data!.project!;
+  }
+
+  it("when a project is created, then it is at revision 1, created_by is the caller and the history holds its creation", async () => {
+    const input = projectInput({ project_url: null });
+
+    const created = expectSuccess(await t.gql(CreateProjectDocument, { input }, AS_STUDENT)).data;
+
+    expect(created).toMatchObject({ revision: 1, created_by: "student-3" });
+    const project = await history(created.project_id);
+    expect(project.history).toMatchObject({ total: 1, offset: 0, limit: 20, has_more: false });
+    const [entry] = project.history.items;
+    expect(entry).toMatchObject({ revision: 1, operation: "createProject", actor_id: "student-3", actor_role: "student" });
+    expect(entry.at).toMatch(ISO_TIMESTAMP);
+    expect(entry.changes).toEqual([
+      { field: "project_name", from: null, to: input.project_name },
+      { field: "project_desc", from: null, to: input.project_desc },
+      { field: "company_id", from: null, to: String(input.company_id) },
+      { field: "project_status", from: null, to: input.project_status },
+      { field: "start_date", from: null, to: input.start_date },
+      { field: "end_date", from: null, to: input.end_date },
+    ]);
+  });
+
+  it("when a teacher is assigned and the status changed, then each change is a new revision with its actor and old and new values, newest first", async () => {
+    const project = await createProject(t, { project_status: "planned" });
+    const teacher = await createTeacher(t);
+
+    const assigned = expectSuccess(
+      await t.gql(AssignTeacherDocument, { projectId: project.project_id, input: { new_teacher_id: teacher.teacher_id } }, AS_TEACHER),
+    ).data;
+    const moved = expectSuccess(
+      await t.gql(UpdateProjectStatusDocument, { projectId: project.project_id, input: { project_status: "active" } }, AS_TEACHER),
+    ).data;
+
+    expect(assigned.revision).toBe(2);
+    expect(moved).toMatchObject({ revision: 3, project_status: "active", teacher_id: teacher.teacher_id });
+    const h = await history(project.project_id);
+    expect(h).toMatchObject({ revision: 3, teacher_id: teacher.teacher_id, project_status: "active" });
+    expect(h.history.total).toBe(3);
+    expect(h.history.items.map((i) => [i.revision, i.operation])).toEqual([
+      [3, "updateProjectStatus"],
+      [2, "assignTeacher"],
+      [1, "createProject"],
+    ]);
+    expect(h.history.items[0]).toMatchObject({
+      actor_id: "teacher-7",
+      actor_role: "teacher",
+      changes: [{ field: "project_status", from: "planned", to: "active" }],
+    });
+    expect(h.history.items[1].changes).toEqual([{ field: "teacher_id", from: null, to: String(teacher.teacher_id) }]);
+    // The stored document is at the newest revision.
+    const stored = await t.db.models.Project.findOne({ project_id: project.project_id }).lean();
+    expect(stored).toMatchObject({ revision: 3, project_status: "active", teacher_id: teacher.teacher_id });
+  });
+
+  it("when the status is set to the one it has, then nothing is recorded", async () => {
+    const project = await createProject(t, { project_status: "planned" });
+
+    const same = expectSuccess(
+      await t.gql(UpdateProjectStatusDocument, { projectId: project.project_id, input: { project_status: "planned" } }, TEACHER),
+    ).data;
+
+    expect(same.revision).toBe(1);
+    expect((await history(project.project_id)).history.total).toBe(1);
+  });
+
+  it("when the history is paged, then offset and limit walk from the newest change to the oldest", async () => {
+    const project = await createProject(t, { project_status: "s0" });
+    for (let i = 1; i <= 6; i++) {
+      expectSuccess(await t.gql(UpdateProjectStatusDocument, { projectId: project.project_id, input: { project_status: `s${i}` } }, TEACHER));
+    }
+
+    const first = (await history(project.project_id, 0, 3)).history;
+    const last = (await history(project.project_id, 6, 3)).history;
+    const beyond = (await history(project.project_id, 10, 3)).history;
+
+    expect(first).toMatchObject({ total: 7, offset: 0, limit: 3, has_more: true });
+    expect(first.items.map((i) => i.revision)).toEqual([7, 6, 5]);
+    expect(first.items[0].changes).toEqual([{ field: "project_status", from: "s5", to: "s6" }]);
+    expect(last).toMatchObject({ total: 7, offset: 6, has_more: false });
+    expect(last.items.map((i) => i.revision)).toEqual([1]);
+    expect(beyond).toMatchObject({ total: 7, has_more: false, items: [] });
+    const limitTooLarge = await t.gql(ProjectHistoryDocument, { projectId: project.project_id, offset: 0, limit: 101 }, TEACHER);
+    expect(limitTooLarge.errors?.[0]?.extensions?.code).toBe("BAD_REQUEST");
+  });
+
+  it("when expected_revision is not the current revision, then the change is CONFLICT and nothing changes", async () => {
+    const project = await createProject(t);
+    const teacher = await createTeacher(t);
+    expectSuccess(await t.gql(UpdateProjectStatusDocument, { projectId: project.project_id, input: { project_status: "review" } }, TEACHER));
+    const before = await t.db.models.Project.findOne({ project_id: project.project_id }).lean();
+
+    const staleAssign = await t.gql(
+      AssignTeacherDocument,
+      { projectId: project.project_id, input: { new_teacher_id: teacher.teacher_id, expected_revision: 1 } },
+      TEACHER,
+    );
+    const staleStatus = await t.gql(
+      UpdateProjectStatusDocument,
+      { projectId: project.project_id, input: { project_status: "done", expected_revision: 3 } },
+      TEACHER,
+    );
+
+    expectFailure(staleAssign, "CONFLICT", /revision 2.*expected_revision 1/);
+    expectFailure(staleStatus, "CONFLICT", /expected_revision 3/);
+    expect(await t.db.models.Project.findOne({ project_id: project.project_id }).lean()).toEqual(before);
+    expect((await history(project.project_id)).history.total).toBe(2);
+  });
+
+  it("when expected_revision is the current revision, then the change succeeds", async () => {
+    const project = await createProject(t);
+    const teacher = await createTeacher(t);
+
+    const assigned = expectSuccess(
+      await t.gql(
+        AssignTeacherDocument,
+        { projectId: project.project_id, input: { new_teacher_id: teacher.teacher_id, expected_revision: 1 } },
+        TEACHER,
+      ),
+    ).data;
+    const moved = expectSuccess(
+      await t.gql(
+        UpdateProjectStatusDocument,
+        { projectId: project.project_id, input: { project_status: "done", expected_revision: 2 } },
+        TEACHER,
+      ),
+    ).data;
+
+    expect(assigned).toMatchObject({ revision: 2, teacher_id: teacher.teacher_id });
+    expect(moved).toMatchObject({ revision: 3, project_status: "done" });
+  });
+
+  it("when expected_revision is not a whole number of at least 1, then BAD_REQUEST names it", async () => {
+    const project = await createProject(t);
+
+    const res = await t.gql(
+      UpdateProjectStatusDocument,
+      { projectId: project.project_id, input: { project_status: "done", expected_revision: 0 } },
+      TEACHER,
+    );
+
+    expectFailure(res, "BAD_REQUEST", /expected_revision/);
+  });
+
+  describe("when a writer dies after committing its revision but before updating the project", () => {
+    /** What the writer had done when it died: its revision document is stored, the project document is not updated. */
+    async function commitWithoutUpdate(projectId: number, revision: number, set: object, changes: object[]) {
+      await t.db.models.ProjectRevision.create({
+        _id: revisionKey(projectId, revision),
+        project_id: projectId,
+        revision,
+        operation: "assignTeacher",
+        actor_id: "died-midway",
+        actor_role: "teacher",
+        at: new Date(),
+        set,
+        changes,
+      });
+    }
+
+    it("then a reader sees the committed change and the project document is brought up to it", async () => {
+      const project = await createProject(t);
+      const teacher = await createTeacher(t);
+      await commitWithoutUpdate(project.project_id, 2, { teacher_id: teacher.teacher_id }, [
+        { field: "teacher_id", from: null, to: String(teacher.teacher_id) },
+      ]);
+      expect(await t.db.models.Project.findOne({ project_id: project.project_id }).lean()).toMatchObject({ revision: 1, teacher_id: null });
+
+      const read = await t.gql(GetProjectDocument, { projectId: project.project_id }, TEACHER);
+
+      expect(read.data?.project).toMatchObject({ revision: 2, teacher_id: teacher.teacher_id, teacher: { teacher_id: teacher.teacher_id } });
+      const h = await history(project.project_id);
+      expect(h.history.items[0]).toMatchObject({ revision: 2, operation: "assignTeacher", actor_id: "died-midway" });
+      expect(await t.db.models.Project.findOne({ project_id: project.project_id }).lean()).toMatchObject({
+        revision: 2,
+        teacher_id: teacher.teacher_id,
+      });
+    });
+
+    it("then a later writer decides on the committed change and builds on it", async () => {
+      const project = await createProject(t, { project_status: "planned" });
+      const teacher = await createTeacher(t);
+      await commitWithoutUpdate(project.project_id, 2, { teacher_id: teacher.teacher_id }, [
+        { field: "teacher_id", from: null, to: String(teacher.teacher_id) },
+      ]);
+
+      const again = await t.gql(
+        AssignTeacherDocument,
+        { projectId: project.project_id, input: { new_teacher_id: teacher.teacher_id } },
+        TEACHER,
+      );
+      const moved = await t.gql(UpdateProjectStatusDocument, { projectId: project.project_id, input: { project_status: "active" } }, TEACHER);
+
+      expectFailure(again, "CONFLICT", /already assigned/);
+      expect(expectSuccess(moved).data).toMatchObject({ revision: 3, project_status: "active", teacher_id: teacher.teacher_id });
+      expect(await t.db.models.Project.findOne({ project_id: project.project_id }).lean()).toMatchObject({
+        revision: 3,
+        project_status: "active",
+        teacher_id: teacher.teacher_id,
+      });
+      expect((await history(project.project_id)).history.items.map((i) => i.operation)).toEqual([
+        "updateProjectStatus",
+        "assignTeacher",
+        "createProject",
+      ]);
+    });
+  });
+});
