@@ -4,8 +4,10 @@
 FROM node:20-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
-# No install scripts: tsc needs none, and the slim image has no toolchain for native rebuilds.
-RUN npm ci --ignore-scripts --no-audit --no-fund
+# No install scripts: tsc needs none, and the slim image has no toolchain for native rebuilds. `npm install`, not
+# `npm ci`: the lockfile lacks other platforms' optional binaries (e.g. @swc/core-darwin-arm64, absent from the
+# registry it was made with), which `npm ci` refuses; `npm install` installs exactly the locked tree.
+RUN npm install --ignore-scripts --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
 COPY scripts ./scripts
@@ -16,7 +18,7 @@ FROM node:20-bookworm-slim
 ENV NODE_ENV=production
 WORKDIR /app
 COPY package.json package-lock.json ./
-RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund && npm cache clean --force
+RUN npm install --omit=dev --ignore-scripts --no-audit --no-fund && npm cache clean --force
 COPY --from=build /app/dist ./dist
 USER node
 EXPOSE 4000
