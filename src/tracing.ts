@@ -19,6 +19,7 @@ export interface TracingOptions {
 /** Registers the tracer provider and the instrumentations; call before the instrumented modules load. */
 export function startTracing({ exporter, immediate = false }: TracingOptions): NodeTracerProvider {
   // Required here, not imported at the top: the SDK loads only when tracing is on.
+  /* eslint-disable @typescript-eslint/no-require-imports -- lazy on purpose (see above) */
   const { NodeTracerProvider } = require("@opentelemetry/sdk-trace-node") as typeof import("@opentelemetry/sdk-trace-node");
   const { BatchSpanProcessor, SimpleSpanProcessor } = require("@opentelemetry/sdk-trace-base") as typeof import("@opentelemetry/sdk-trace-base");
   const { resourceFromAttributes } = require("@opentelemetry/resources") as typeof import("@opentelemetry/resources");
@@ -27,6 +28,7 @@ export function startTracing({ exporter, immediate = false }: TracingOptions): N
   const { FastifyOtelInstrumentation } = require("@fastify/otel") as typeof import("@fastify/otel");
   const { GraphQLInstrumentation } = require("@opentelemetry/instrumentation-graphql") as typeof import("@opentelemetry/instrumentation-graphql");
   const { MongoDBInstrumentation } = require("@opentelemetry/instrumentation-mongodb") as typeof import("@opentelemetry/instrumentation-mongodb");
+  /* eslint-enable @typescript-eslint/no-require-imports */
 
   const provider = new NodeTracerProvider({
     resource: resourceFromAttributes({ "service.name": process.env.OTEL_SERVICE_NAME ?? "project-service" }),
@@ -57,6 +59,7 @@ function startConfiguredTracing(): NodeTracerProvider | undefined {
     throw err;
   }
   if (!endpoint) return undefined;
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- the exporter loads only when tracing is on
   const { OTLPTraceExporter } = require("@opentelemetry/exporter-trace-otlp-http") as typeof import("@opentelemetry/exporter-trace-otlp-http");
   return startTracing({ exporter: new OTLPTraceExporter({ url: `${endpoint.replace(/\/+$/, "")}/v1/traces` }) });
 }

@@ -13,6 +13,9 @@ import type { Role } from "../auth/roles";
 import { ErrorCode } from "../shared/errors";
 import type { Context } from "./context";
 
+/** A resolver class as type-graphql takes it (any constructor). */
+export type ResolverClass = abstract new (...args: never[]) => object;
+
 const ROOT_TYPES = new Set(["Query", "Mutation", "Subscription"]);
 
 export const authChecker: AuthChecker<Context, Role> = ({ context, info }, declared) => {
@@ -29,7 +32,7 @@ export const authChecker: AuthChecker<Context, Role> = ({ context, info }, decla
 };
 
 /** Throws, naming every offender, unless each root field of the schema has a table rule that it declares. */
-export function assertRootFieldRules(schema: GraphQLSchema, resolvers: readonly Function[]): void {
+export function assertRootFieldRules(schema: GraphQLSchema, resolvers: readonly ResolverClass[]): void {
   const storage = getMetadataStorage();
   const handlers = {
     Query: storage.queries,
@@ -48,7 +51,7 @@ export function assertRootFieldRules(schema: GraphQLSchema, resolvers: readonly 
       }
       // type-graphql fills `roles` while building; undefined means the field has no @Authorized.
       const handler = handlers[type.name as keyof typeof handlers]?.find(
-        (h) => h.schemaName === fieldName && resolvers.includes(h.target),
+        (h) => h.schemaName === fieldName && (resolvers as readonly unknown[]).includes(h.target),
       );
       const declared = handler?.roles as Role[] | undefined;
       const expected = rule.roles === "any" ? [] : rule.roles;

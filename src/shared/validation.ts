@@ -23,9 +23,9 @@ export const LIMITS = {
  * Control characters: C0 (NUL, ESC of ANSI sequences, ...), DEL and C1, plus the Unicode line and paragraph
  * separators (they break lines in logs and terminals like a newline does).
  */
-const CONTROL = /[\u0000-\u001F\u007F-\u009F\u2028\u2029]/u;
+const CONTROL = /[\p{Cc}\u2028\u2029]/u;
 /** The same, except newline and tab: allowed in multi-line text (project_desc). */
-const CONTROL_MULTILINE = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u2028\u2029]/u;
+const CONTROL_MULTILINE = /(?![\n\t])[\p{Cc}\u2028\u2029]/u;
 /** A surrogate not paired with its partner (with the u flag a pair is one code point and does not match). */
 const LONE_SURROGATE = /\p{Cs}/u;
 /**
@@ -41,7 +41,11 @@ const BIDI_CONTROL = /[\u202A-\u202E\u2066-\u2069]/u;
  * is empty.
  */
 const HIDDEN = "\\p{Cf}\\u034F\\u115F\\u1160\\u17B4\\u17B5\\u180B-\\u180F\\u3164\\uFFA0";
+// The class lists single code points that combine with nothing here (variation selectors, the grapheme joiner):
+// each is matched on its own on purpose.
+// eslint-disable-next-line no-misleading-character-class
 const HIDDEN_CHAR = new RegExp(`[${HIDDEN}]`, "u");
+// eslint-disable-next-line no-misleading-character-class
 const INVISIBLE = new RegExp(`[\\s${HIDDEN}]`, "gu");
 
 const codePoint = (char: string) => `U+${char.codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")}`;

@@ -6,7 +6,7 @@ import { Arg, Authorized, Int, Mutation, Query, Resolver } from "type-graphql";
 import { ACCESS_POLICY, rolesFor } from "../../src/auth/access-policy";
 import { buildAppSchema, getSchema, RESOLVERS } from "../../src/graphql/schema";
 import { GetStudentDocument, ListStudentsDocument } from "../generated/graphql";
-import { startTestApp, type Headers, type TestApp } from "../helpers/app";
+import { startTestApp, type GraphQLResponse, type Headers, type TestApp } from "../helpers/app";
 import { bearer, JWT_AUTH } from "../helpers/tokens";
 import { createStudent } from "../operations/support";
 
@@ -108,7 +108,7 @@ describe("who may read students", () => {
     await t.close();
   });
 
-  const READS: [string, (app: TestApp, headers: Headers, studentId: number) => Promise<any>][] = [
+  const READS: [string, (app: TestApp, headers: Headers, studentId: number) => Promise<GraphQLResponse<Record<string, unknown>>>][] = [
     ["student", (app, headers, studentId) => app.gql(GetStudentDocument, { studentId }, headers)],
     ["students", (app, headers) => app.gql(ListStudentsDocument, { limit: 100 }, headers)],
   ];
@@ -120,8 +120,8 @@ describe("who may read students", () => {
 
     expect(res.status).toBe(200);
     expect(res.errors).toHaveLength(1);
-    expect(res.errors[0].extensions?.code).toBe("FORBIDDEN");
-    expect(res.errors[0].message).toBe(`${name} is not allowed for role student; allowed roles: teacher, admin`);
+    expect(res.errors![0].extensions?.code).toBe("FORBIDDEN");
+    expect(res.errors![0].message).toBe(`${name} is not allowed for role student; allowed roles: teacher, admin`);
     expectNoData(res);
   });
 
@@ -130,7 +130,7 @@ describe("who may read students", () => {
 
     const res = await read(j, await bearer("student"), student.student_id);
 
-    expect(res.errors[0].extensions?.code).toBe("FORBIDDEN");
+    expect(res.errors![0].extensions?.code).toBe("FORBIDDEN");
     expectNoData(res);
   });
 
@@ -139,8 +139,8 @@ describe("who may read students", () => {
 
     const res = await read(j, await bearer(undefined, ["teacher"]), student.student_id);
 
-    expect(res.errors[0].extensions?.code).toBe("UNAUTHORIZED");
-    expect(res.errors[0].message).toMatch(/X-User-Role/);
+    expect(res.errors![0].extensions?.code).toBe("UNAUTHORIZED");
+    expect(res.errors![0].message).toMatch(/X-User-Role/);
     expectNoData(res);
   });
 

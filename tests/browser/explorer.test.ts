@@ -3,6 +3,7 @@
 // tests/output/graphiql.png); Apollo Sandbox when EXPLORER=sandbox; no explorer in production.
 import fs from "node:fs";
 import path from "node:path";
+import { version as graphiqlVersion } from "graphiql/package.json";
 import { startTestApp, type TestApp } from "../helpers/app";
 import { JWT_AUTH } from "../helpers/tokens";
 import { allowOnlyOrigin, launchChromium, OUTPUT_DIR, type Browser } from "./chromium";
@@ -84,7 +85,7 @@ describe("EXPLORER=sandbox", () => {
 
     expect(res.status).toBe(200);
     expect(await res.text()).toMatch(/embeddable-sandbox/);
-    expect((await fetch(`${t.url}/graphiql/${require("graphiql/package.json").version}/graphiql.min.js`)).status).toBe(404);
+    expect((await fetch(`${t.url}/graphiql/${graphiqlVersion}/graphiql.min.js`)).status).toBe(404);
   });
 });
 

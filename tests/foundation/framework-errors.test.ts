@@ -3,7 +3,7 @@
 // service drains), then the answer is still the error envelope — the GraphQL shape on /graphql — and carries no
 // text of the runtime.
 import net from "node:net";
-import { startTestApp, type TestApp } from "../helpers/app";
+import { startTestApp, type GraphQLBody, type RestBody, type TestApp } from "../helpers/app";
 
 const ADMIN = { "x-user-role": "admin" };
 const RUNTIME_TEXT = /call stack|RangeError|Client Error|FST_ERR|statusCode/i;
@@ -31,7 +31,7 @@ function rawExchange(url: string, request: string | (() => AsyncIterable<string>
   });
 }
 
-function parseHttp(raw: string): { status: number; headers: string; body: any } {
+function parseHttp(raw: string): { status: number; headers: string; body: RestBody & GraphQLBody } {
   const [head, ...rest] = raw.split("\r\n\r\n");
   const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(head)?.[1] ?? 0);
   const text = rest.join("\r\n\r\n");
@@ -39,7 +39,7 @@ function parseHttp(raw: string): { status: number; headers: string; body: any } 
 }
 
 /** The REST envelope, with the message checked for runtime text. */
-function expectEnvelope(body: any, code = "BAD_REQUEST"): void {
+function expectEnvelope(body: RestBody, code = "BAD_REQUEST"): void {
   expect(body).toMatchObject({ success: false, code, message: expect.any(String) });
   expect(body.message).not.toMatch(RUNTIME_TEXT);
 }
@@ -76,7 +76,7 @@ describe("framework errors answer the envelope", () => {
     expectEnvelope(res.body);
     expect(res.body.message).toMatch(/headers are too large/);
     // The path is unknown at this stage: the entries also carry GraphQL's extensions.code.
-    expect(res.body.errors[0].extensions.code).toBe("BAD_REQUEST");
+    expect(res.body.errors![0].extensions!.code).toBe("BAD_REQUEST");
   });
 
   it.each([
@@ -93,23 +93,23 @@ describe("framework errors answer the envelope", () => {
 
   it("when a GraphQL document nests a list literal 5,000 deep, then it is 400 with a message that says what to fix", async () => {
     const deep = `${"[".repeat(5000)}1${"]".repeat(5000)}`;
-    const res = await t.http("POST", "/graphql", { body: { query: `{ project(projectId: ${deep}) { project_id } }` }, headers: ADMIN });
+    const res = await t.http<GraphQLBody>("POST", "/graphql", { body: { query: `{ project(projectId: ${deep}) { project_id } }` }, headers: ADMIN });
 
     expect(res.status).toBe(400);
-    expect(res.body.errors[0].message).not.toMatch(RUNTIME_TEXT);
-    expect(res.body.errors[0].message).toMatch(/too deeply/);
-    expect(res.body.errors[0].extensions.code).toEqual(expect.any(String));
+    expect(res.body.errors![0].message).not.toMatch(RUNTIME_TEXT);
+    expect(res.body.errors![0].message).toMatch(/too deeply/);
+    expect(res.body.errors![0].extensions!.code).toEqual(expect.any(String));
   });
 
   it("when variables or a REST body nest 5,000 deep, then it is 400 naming the field", async () => {
     // As text: JSON.stringify of such a value would overflow the test's own stack.
     const deep = `${"[".repeat(5000)}1${"]".repeat(5000)}`;
-    const gql = await t.http("POST", "/graphql", {
+    const gql = await t.http<GraphQLBody>("POST", "/graphql", {
       rawBody: `{"query": "query ($id: Int!) { project(projectId: $id) { project_id } }", "variables": {"id": ${deep}}}`,
       headers: ADMIN,
     });
     expect(gql.status).toBe(400);
-    expect(gql.body.errors[0].message).not.toMatch(RUNTIME_TEXT);
+    expect(gql.body.errors![0].message).not.toMatch(RUNTIME_TEXT);
 
     const rest = await t.http("PUT", "/projects/1/updateStatus", { rawBody: `{"project_status": ${deep}}`, headers: ADMIN });
     expect(rest.status).toBe(400);

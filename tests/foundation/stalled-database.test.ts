@@ -12,6 +12,7 @@ import pino from "pino";
 import { createApp } from "../../src/app";
 import { openDatabase, type Database } from "../../src/db/database";
 import { startEmbeddedDatabase, type EmbeddedDatabase } from "../../src/db/embedded";
+import type { RestBody, TeacherDocumentBody } from "../helpers/app";
 
 const DB_TIMEOUT_MS = 500;
 const ADMIN = { "x-user-role": "admin" };
@@ -69,7 +70,7 @@ describe("a stalled or vanished database", () => {
       headers: { "content-type": "application/json", ...ADMIN },
       body: JSON.stringify({ query }),
     });
-    return { status: res.status, body: (await res.json()) as any };
+    return { status: res.status, body: (await res.json()) as TeacherDocumentBody };
   };
   const createTeacher = () => graphql('mutation { createTeacher(input: { teacher_name: "Ada" }) { success code message data { teacher_id } } }');
   const readTeacher = () => graphql("{ teacher(teacherId: 1) { teacher_id } }");
@@ -79,7 +80,7 @@ describe("a stalled or vanished database", () => {
       headers: { "content-type": "application/json", ...ADMIN },
       body: JSON.stringify({ teacher_name: "Grace" }),
     });
-    return { status: res.status, body: (await res.json()) as any };
+    return { status: res.status, body: (await res.json()) as RestBody };
   };
   const ready = async () => (await fetch(`${url}/readyz`)).status;
 
@@ -94,7 +95,7 @@ describe("a stalled or vanished database", () => {
   }
 
   it("when the database is paused, then requests fail with INTERNAL_SERVER_ERROR instead of waiting, /readyz is 503, and all recover on resume", async () => {
-    expect((await createTeacher()).body.data.createTeacher.success).toBe(true);
+    expect((await createTeacher()).body.data!.createTeacher.success).toBe(true);
     expect(await ready()).toBe(200);
     expect(server.pid).toEqual(expect.any(Number));
 
@@ -103,12 +104,12 @@ describe("a stalled or vanished database", () => {
       // Each of these would wait for as long as the database stays paused without the driver's timeouts.
       const mutation = await createTeacher();
       expect(mutation.status).toBe(200);
-      expect(mutation.body.data.createTeacher).toMatchObject({ success: false, code: "INTERNAL_SERVER_ERROR", data: null });
-      expect(mutation.body.data.createTeacher.message).not.toMatch(LEAKS);
+      expect(mutation.body.data!.createTeacher).toMatchObject({ success: false, code: "INTERNAL_SERVER_ERROR", data: null });
+      expect(mutation.body.data!.createTeacher.message).not.toMatch(LEAKS);
 
       const query = await readTeacher();
-      expect(query.body.errors[0].extensions.code).toBe("INTERNAL_SERVER_ERROR");
-      expect(query.body.errors[0].message).not.toMatch(LEAKS);
+      expect(query.body.errors![0].extensions!.code).toBe("INTERNAL_SERVER_ERROR");
+      expect(query.body.errors![0].message).not.toMatch(LEAKS);
 
       const rest = await renameTeacher();
       expect(rest.status).toBe(500);
@@ -132,7 +133,7 @@ describe("a stalled or vanished database", () => {
 
     expect(await waitForReadiness(200)).toBe(200);
     const after = await createTeacher();
-    expect(after.body.data.createTeacher.success).toBe(true);
+    expect(after.body.data!.createTeacher.success).toBe(true);
     expect((await renameTeacher()).status).toBe(200);
   });
 
@@ -140,8 +141,8 @@ describe("a stalled or vanished database", () => {
     await server.stop();
 
     const mutation = await createTeacher();
-    expect(mutation.body.data.createTeacher).toMatchObject({ success: false, code: "INTERNAL_SERVER_ERROR" });
-    expect((await readTeacher()).body.errors[0].extensions.code).toBe("INTERNAL_SERVER_ERROR");
+    expect(mutation.body.data!.createTeacher).toMatchObject({ success: false, code: "INTERNAL_SERVER_ERROR" });
+    expect((await readTeacher()).body.errors![0].extensions!.code).toBe("INTERNAL_SERVER_ERROR");
     expect((await renameTeacher()).status).toBe(500);
     expect(await waitForReadiness(503)).toBe(503);
   });

@@ -10,10 +10,12 @@ const provider = startTracing({ exporter, immediate: true });
 
 async function main(): Promise<void> {
   // Loaded only now, after the instrumentations are registered.
+  /* eslint-disable @typescript-eslint/no-require-imports -- the order of loading is the point */
   require("reflect-metadata");
   const { createApp } = require("../../src/app") as typeof import("../../src/app");
   const { openDatabase } = require("../../src/db/database") as typeof import("../../src/db/database");
   const pino = require("pino") as typeof import("pino");
+  /* eslint-enable @typescript-eslint/no-require-imports */
 
   const db = await openDatabase(process.env.TEST_MONGODB_URI!, { dbName: process.env.TEST_DB_NAME });
   const app = await createApp({ config: { auth: { mode: "header" }, production: false }, logger: pino({ level: "silent" }), db });

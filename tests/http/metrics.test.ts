@@ -2,14 +2,14 @@
 // histograms, GraphQL operations by name and outcome, database round-trip times and process metrics; in
 // production it is closed unless METRICS_TOKEN is set, and then it needs that bearer token.
 import { openDatabase, type Database } from "../../src/db/database";
-import { startTestApp, type TestApp } from "../helpers/app";
+import { startTestApp, type TeacherDocumentBody, type TestApp } from "../helpers/app";
 import { dropTestDatabase, testDbName, testMongoUri } from "../helpers/database";
 
 const ADMIN = { "content-type": "application/json", "x-user-role": "admin" };
 
 async function graphql(t: TestApp, query: string, headers: Record<string, string> = ADMIN) {
   const response = await fetch(`${t.url}/graphql`, { method: "POST", headers, body: JSON.stringify({ query }) });
-  return (await response.json()) as any;
+  return (await response.json()) as TeacherDocumentBody;
 }
 
 async function scrape(t: TestApp, headers: Record<string, string> = {}) {
@@ -44,15 +44,15 @@ describe("GET /metrics outside production", () => {
 
   it("when requests were served, then the scrape counts them by route, status, operation and outcome", async () => {
     const created = await graphql(t, 'mutation CreateTeacher { createTeacher(input: { teacher_name: "Ada" }) { success } }');
-    expect(created.data.createTeacher.success).toBe(true);
+    expect(created.data!.createTeacher.success).toBe(true);
     const refused = await graphql(t, 'mutation CreateTeacher { createTeacher(input: { teacher_name: "Bob" }) { success code } }', {
       ...ADMIN,
       "x-user-role": "student",
     });
-    expect(refused.data.createTeacher).toEqual({ success: false, code: "FORBIDDEN" });
+    expect(refused.data!.createTeacher).toEqual({ success: false, code: "FORBIDDEN" });
     const anonymousCaller = await graphql(t, "query ListTeachers { teachers(limit: 1) { total } }", { "content-type": "application/json" });
-    expect(anonymousCaller.errors[0].extensions.code).toBe("UNAUTHORIZED");
-    expect((await graphql(t, "{ teachers(limit: 1) { total } }")).data.teachers.total).toBe(1);
+    expect(anonymousCaller.errors![0].extensions!.code).toBe("UNAUTHORIZED");
+    expect((await graphql(t, "{ teachers(limit: 1) { total } }")).data!.teachers.total).toBe(1);
     expect((await fetch(`${t.url}/no/such/route`)).status).toBe(404);
 
     const { status, type, text } = await scrape(t);
@@ -75,7 +75,7 @@ describe("GET /metrics outside production", () => {
 
   it("when a document does not parse, then its outcome is BAD_REQUEST (its name is unknown: anonymous)", async () => {
     const broken = await graphql(t, "query Broken { teachers(");
-    expect(broken.errors[0].extensions.code).toBe("GRAPHQL_PARSE_FAILED");
+    expect(broken.errors![0].extensions!.code).toBe("GRAPHQL_PARSE_FAILED");
 
     const { text } = await scrape(t);
 

@@ -3,7 +3,7 @@
 // with the path but never the query string.
 import { Writable } from "node:stream";
 import pino from "pino";
-import { startTestApp, type TestApp } from "../helpers/app";
+import { startTestApp, type TeacherDocumentBody, type TestApp } from "../helpers/app";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -74,7 +74,7 @@ describe("x-request-id and the request log line", () => {
       headers: { "content-type": "application/json", "x-user-role": "student", "x-user-id": "u-42", "x-request-id": "req-gql" },
       body: JSON.stringify({ query: 'mutation AddTeacher { createTeacher(input: { teacher_name: "Ada" }) { success code } }' }),
     });
-    expect(((await response.json()) as any).data.createTeacher).toEqual({ success: false, code: "FORBIDDEN" });
+    expect(((await response.json()) as TeacherDocumentBody).data!.createTeacher).toEqual({ success: false, code: "FORBIDDEN" });
 
     const line = requestLine("req-gql");
     expect(line).toMatchObject({

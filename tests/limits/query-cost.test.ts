@@ -15,7 +15,7 @@ import {
   TeachersPageWithProjectsDocument,
   TeachersWithProjectPagesDocument,
 } from "../generated/graphql";
-import { startTestApp, type GraphQLResponse, type TestApp } from "../helpers/app";
+import { startTestApp, type GraphQLBody, type GraphQLResponse, type TestApp } from "../helpers/app";
 import { dropTestDatabase, testDbName, testMongoUri } from "../helpers/database";
 import { ADMIN, STUDENT, insertProjects, insertTeachers, range } from "../lists/support";
 
@@ -128,10 +128,13 @@ describe("query cost limit", () => {
 
   it("when an explorer sends the standard introspection query, then its cost fits and it is answered", async () => {
     expect(queryCost(getSchema(), parse(getIntrospectionQuery()))).toBeLessThan(MAX_QUERY_COST);
-    const res = await t.http("POST", "/graphql", { body: { query: getIntrospectionQuery() }, headers: STUDENT });
+    const res = await t.http<GraphQLBody<{ __schema: { queryType: { name: string } } }>>("POST", "/graphql", {
+      body: { query: getIntrospectionQuery() },
+      headers: STUDENT,
+    });
     expect(res.status).toBe(200);
     expect(res.body.errors).toBeUndefined();
-    expect(res.body.data.__schema.queryType.name).toBe("Query");
+    expect(res.body.data!.__schema.queryType.name).toBe("Query");
   });
 
   it("the documented costs hold: the examples of the README cost what it says", () => {

@@ -1,7 +1,7 @@
 // The single-item queries project, teacher and student: what they answer, null for unknown ids, BAD_REQUEST for
 // invalid ids, and UNAUTHORIZED (a GraphQL error with extensions.code) without authentication, in both modes.
 import { AssignTeacherDocument, GetProjectDocument, GetStudentDocument, GetTeacherDocument } from "../generated/graphql";
-import { startTestApp, type Headers, type TestApp } from "../helpers/app";
+import { startTestApp, type GraphQLResponse, type Headers, type TestApp } from "../helpers/app";
 import { bearer, expiredToken, JWT_AUTH, token, unsignedToken, wronglySignedToken } from "../helpers/tokens";
 import { ADMIN, createProject, createStudent, createTeacher, expectQueryError, expectSuccess, STUDENT, TEACHER } from "./support";
 
@@ -139,7 +139,7 @@ describe("single-item queries", () => {
   });
 
   describe("invalid ids", () => {
-    it.each<[string, () => Promise<any>, string]>([
+    it.each<[string, () => Promise<GraphQLResponse<Record<string, unknown>>>, string]>([
       ["project with projectId 0", () => t.gql(GetProjectDocument, { projectId: 0 }, ADMIN), "projectId"],
       ["project with a negative projectId", () => t.gql(GetProjectDocument, { projectId: -1 }, ADMIN), "projectId"],
       ["teacher with teacherId 0", () => t.gql(GetTeacherDocument, { teacherId: 0 }, ADMIN), "teacherId"],
@@ -162,7 +162,7 @@ describe("single-item queries", () => {
   });
 
   describe("authentication", () => {
-    const QUERIES: [string, (app: TestApp, headers: Headers) => Promise<any>][] = [
+    const QUERIES: [string, (app: TestApp, headers: Headers) => Promise<GraphQLResponse<Record<string, unknown>>>][] = [
       ["project", (app, headers) => app.gql(GetProjectDocument, { projectId: 1 }, headers)],
       ["teacher", (app, headers) => app.gql(GetTeacherDocument, { teacherId: 1 }, headers)],
       ["student", (app, headers) => app.gql(GetStudentDocument, { studentId: 1 }, headers)],

@@ -9,9 +9,9 @@ import {
   UpdateStudentDocument,
   UpdateTeacherDocument,
 } from "../generated/graphql";
-import { startTestApp, type Headers, type TestApp } from "../helpers/app";
+import { startTestApp, type GraphQLResponse, type Headers, type TestApp } from "../helpers/app";
 import { bearer, expiredToken, JWT_AUTH, token, unsignedToken, wronglySignedToken } from "../helpers/tokens";
-import { createProject, createStudent, createTeacher, expectFailure, expectSuccess, projectInput, snapshot, studentInput, unique } from "./support";
+import { createProject, createStudent, createTeacher, expectFailure, expectSuccess, projectInput, snapshot, studentInput, unique, type Envelope } from "./support";
 
 type Mode = "header" | "jwt";
 type RoleCase = "student" | "teacher" | "admin" | "no role" | "unknown role";
@@ -22,7 +22,7 @@ interface MutationCase {
   allowed: readonly string[] | "any";
   wrongRole: "UNAUTHORIZED" | "FORBIDDEN";
   /** Arranges the data the call needs (through the header-mode app as admin) and returns the call. */
-  prepare(arrange: TestApp): Promise<(app: TestApp, headers: Headers) => Promise<any>>;
+  prepare(arrange: TestApp): Promise<(app: TestApp, headers: Headers) => Promise<GraphQLResponse<Record<string, Envelope>>>>;
 }
 
 const MUTATIONS: MutationCase[] = [

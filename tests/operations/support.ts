@@ -65,7 +65,7 @@ export interface FieldErrorShape {
   code: string;
 }
 
-interface Envelope {
+export interface Envelope {
   success: boolean;
   message?: string | null;
   code?: string | null;
@@ -103,13 +103,16 @@ export function expectFailure<T extends Record<string, Envelope>>(
   return payload;
 }
 
-/** Asserts the success envelope and returns its data. */
-export function expectSuccess<T extends Record<string, Envelope>>(res: GraphQLResponse<T>): Envelope & { data: any } {
+/** The one payload of a mutation response, with its data present (as after expectSuccess). */
+export type SuccessPayload<T extends Record<string, Envelope>> = T[keyof T] & { data: NonNullable<T[keyof T]["data"]> };
+
+/** Asserts the success envelope and returns the payload (its data typed as the document's). */
+export function expectSuccess<T extends Record<string, Envelope>>(res: GraphQLResponse<T>): SuccessPayload<T> {
   const payload = payloadOf(res);
   expect(payload).toEqual(expect.objectContaining({ success: true, code: null, errors: [] }));
   expect(payload.message).toEqual(expect.any(String));
   expect(payload.data).not.toBeNull();
-  return payload as Envelope & { data: any };
+  return payload as SuccessPayload<T>;
 }
 
 /** Asserts a query answered with one GraphQL error of the given extensions.code and no data for the field. */

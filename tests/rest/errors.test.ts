@@ -81,7 +81,7 @@ describe.each(MODES)("body and routing failures (%s mode)", (mode) => {
 describe("internal errors", () => {
   /** The real app on the shared database with a logger whose lines the test can read. */
   async function appWithCapturedLog() {
-    const lines: any[] = [];
+    const lines: { msg?: string; level?: number; err?: { message: string; stack?: string } }[] = [];
     const stream = new Writable({
       write(chunk, _encoding, done) {
         lines.push(JSON.parse(chunk.toString()));
@@ -117,9 +117,9 @@ describe("internal errors", () => {
       expect(res.text).not.toMatch(/Invalid time value|RangeError|\bat /);
       const logged = lines.find((line) => line.msg === "internal error");
       expect(logged).toBeDefined();
-      expect(logged.level).toBe(50);
-      expect(logged.err.message).toMatch(/Invalid time value/);
-      expect(logged.err.stack).toEqual(expect.any(String));
+      expect(logged!.level).toBe(50);
+      expect(logged!.err!.message).toMatch(/Invalid time value/);
+      expect(logged!.err!.stack).toEqual(expect.any(String));
     } finally {
       await app.close();
     }

@@ -84,7 +84,7 @@ describe("REST field errors", () => {
       headers: await actingAs("header", "teacher"),
     });
     expectError(res, 400, "BAD_REQUEST", /student_name/);
-    expect(res.body.errors.map((e: { field: string }) => e.field)).toEqual(["student_name", "class_code"]);
+    expect(res.body.errors!.map((e) => e.field)).toEqual(["student_name", "class_code"]);
     expect(await apps.header.db.models.Student.findOne({ student_id: student.student_id }).lean()).toMatchObject({ student_name: "Lin Chen", class_code: "A1" });
   });
 

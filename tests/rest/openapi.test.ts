@@ -32,12 +32,28 @@ const CONTRACT_ROUTES = [
 ];
 const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"];
 
+/** The parts of an OpenAPI 3.1 document these tests read. */
+interface MediaContent {
+  content: Record<string, { schema: unknown }>;
+}
+interface OpenApiOperation {
+  security?: unknown[];
+  parameters?: unknown[];
+  requestBody: MediaContent;
+  responses: Record<string, MediaContent>;
+}
+interface OpenApiDocument {
+  openapi: string;
+  paths: Record<string, Record<string, OpenApiOperation>>;
+  components: { securitySchemes: Record<string, unknown>; schemas: Record<string, { enum?: string[] }> };
+}
+
 describe("GET /openapi.json", () => {
   let t: TestApp;
-  let doc: any;
+  let doc: OpenApiDocument;
   beforeAll(async () => {
     t = await startTestApp();
-    const res = await t.http("GET", "/openapi.json");
+    const res = await t.http<OpenApiDocument>("GET", "/openapi.json");
     expect(res.status).toBe(200);
     doc = res.body;
   });

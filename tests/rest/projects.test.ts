@@ -32,7 +32,7 @@ describe.each(MODES)("POST /projects (%s mode)", (mode) => {
 
     const res = await post(body, role);
 
-    const data = expectSuccess(res, 201, "Project created");
+    const data = expectSuccess<{ project_id: number; project_name: string }>(res, 201, "Project created");
     expect(data).toEqual({
       project_id: expect.any(Number),
       project_name: `Solar ${mode} ${role} Car`,

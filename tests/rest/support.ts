@@ -2,7 +2,7 @@
 // acting in a role in either mode, the ways of not being authenticated, seeding through the domain services, and the
 // envelope assertions (every body is exactly {success, message, data} or {success: false, message, code, errors}).
 import { createServices, type Services } from "../../src/services";
-import { startTestApp, type Headers, type TestApp } from "../helpers/app";
+import { startTestApp, type Headers, type RestBody, type TestApp } from "../helpers/app";
 import { bearer, expiredToken, JWT_AUTH, token, unsignedToken, wronglySignedToken } from "../helpers/tokens";
 
 export const MODES = ["header", "jwt"] as const;
@@ -83,24 +83,28 @@ export const seedTeacher = (apps: RestApps, teacher_name = unique("Teacher")) =>
 export const seedStudent = (apps: RestApps) =>
   apps.services.students.create({ student_name: "Lin Chen", email: `${unique("student")}@example.com`, class_code: "A1" });
 
-/** The success envelope, exactly: no code, no other keys. Returns data. */
-export function expectSuccess(res: { status: number; body: any }, status: number, message: string): any {
+/** The success envelope, exactly: no code, no other keys. Returns data (as the shape the caller names). */
+export function expectSuccess<Data = Record<string, unknown>>(
+  res: { status: number; body: RestBody<unknown> },
+  status: number,
+  message: string,
+): Data {
   expect({ status: res.status, keys: Object.keys(res.body ?? {}).sort() }).toEqual({ status, keys: ["data", "message", "success"] });
   expect(res.body.success).toBe(true);
   expect(res.body.message).toBe(message);
-  return res.body.data;
+  return res.body.data as Data;
 }
 
 /**
  * The error envelope, exactly: {success: false, message, code, errors} with a status matching the code, and errors
  * listing at least the first problem (the message and code).
  */
-export function expectError(res: { status: number; body: any }, status: number, code: string, message?: RegExp | string): void {
+export function expectError(res: { status: number; body: RestBody<unknown> }, status: number, code: string, message?: RegExp | string): void {
   expect({ status: res.status, body: res.body }).toEqual({
     status,
     body: { success: false, code, message: expect.any(String), errors: expect.any(Array) },
   });
-  const [first] = res.body.errors;
+  const [first] = res.body.errors!;
   expect({ ...first, field: typeof first?.field === "string" || first?.field === null }).toEqual({ field: true, message: res.body.message, code });
   if (message !== undefined) expect(res.body.message).toMatch(message);
 }
