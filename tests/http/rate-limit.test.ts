@@ -57,7 +57,14 @@ describe("rate limit (header mode)", () => {
 
     expect(refused.status).toBe(429);
     expect(Number(refused.retryAfter)).toBeGreaterThan(0);
-    expect(refused.body).toMatchObject({ success: false, code: "TOO_MANY_REQUESTS", message: expect.stringMatching(/Rate limit/) });
+    const message = expect.stringMatching(/^Rate limit of 3 requests per minute exceeded; retry in \d+ s$/);
+    expect(refused.body).toEqual({
+      success: false,
+      message,
+      code: "TOO_MANY_REQUESTS",
+      errors: [{ field: null, message, code: "TOO_MANY_REQUESTS" }],
+    });
+    expect(refused.body.errors![0].message).toBe(refused.body.message);
     const stored = await t.db.models.Teacher.findOne({ teacher_id: id }).lean();
     expect(stored!.teacher_name).toBe(`Name ${LIMIT - 1}`);
   });
