@@ -6,7 +6,7 @@
 import http from "node:http";
 import type { Socket } from "node:net";
 import type { FastifyError, FastifyHttpOptions, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { graphqlErrorBody, isGraphqlUrl } from "./graphql/http-errors";
+import { graphqlErrorBody, isGraphqlUrl } from "./http/error-handler";
 import { envelopeReply } from "./rest/error-status";
 import { ErrorCode } from "./shared/errors";
 

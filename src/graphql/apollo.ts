@@ -15,7 +15,7 @@ import type { Context } from "./context";
 import { reportError } from "./error-report";
 import { explorerLandingPage, type ExplorerConfig } from "./explorer";
 import { queryCostPlugin } from "./query-cost";
-import { withoutRuntimeText } from "./http-errors";
+import { withoutRuntimeText } from "../http/error-handler";
 import { getSchema } from "./schema";
 
 /** Tokens one GraphQL document may hold; the largest query in the README has about 100. */

@@ -5,7 +5,7 @@
 // resolvers declare `@Authorized(rolesFor("field"))`, and assertRootFieldRules() refuses a schema whose root field
 // is not in the table, has no @Authorized (type-graphql would run it unchecked), or declares other roles than the
 // table. The checker throws the DomainError itself, so the code (UNAUTHORIZED or FORBIDDEN) and message follow the
-// table; the mutation envelope (mutation-envelope.ts) turns that into a payload, queries get a GraphQL error.
+// table; the mutation envelope (mutation-payloads.ts) turns that into a payload, queries get a GraphQL error.
 import type { GraphQLSchema } from "graphql";
 import { getMetadataStorage, type AuthChecker } from "type-graphql";
 import { authorizeBy, ruleFor, type AccessRule } from "../auth/access-policy";

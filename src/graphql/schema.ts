@@ -9,7 +9,7 @@ import { StudentResolver } from "../components/students/student.resolver";
 import { TeacherResolver } from "../components/teachers/teacher.resolver";
 import { REPO_ROOT } from "../config";
 import { assertRootFieldRules, authChecker, type ResolverClass } from "./auth-checker";
-import { wrapMutationsInEnvelope } from "./mutation-envelope";
+import { wrapMutationsInEnvelope } from "./mutation-payloads";
 
 export const SCHEMA_FILE = path.join(REPO_ROOT, "schema", "schema.graphql");
 

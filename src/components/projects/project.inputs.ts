@@ -1,7 +1,7 @@
 // GraphQL inputs of the project operations. Shapes only: values are checked by ProjectService against the zod
 // shapes of project.schemas.ts; `implements` and SameFields make the compiler keep these classes equal to them.
 import { ArgsType, Field, InputType, Int } from "type-graphql";
-import { PageArgs } from "../../graphql/envelope.types";
+import { PageArgs } from "../../graphql/page.types";
 import type { SameFields } from "../../shared/validation";
 import type { AssignTeacherValues, CreateProjectValues, ProjectFilter, UpdateProjectStatusValues } from "./project.schemas";
 

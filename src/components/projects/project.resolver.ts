@@ -1,12 +1,12 @@
 // GraphQL entry points of projects: decode, call one service function, return. Mutation results are wrapped in
-// the ProjectPayload envelope by graphql/mutation-envelope.ts.
+// the ProjectPayload envelope by graphql/mutation-payloads.ts.
 import type { GraphQLResolveInfo } from "graphql";
 import { Arg, Args, Authorized, Ctx, FieldResolver, Info, Int, Mutation, Query, Resolver, Root } from "type-graphql";
 import { rolesFor } from "../../auth/access-policy";
 import { listCost } from "../../graphql/query-cost";
 import { actorOf } from "../../auth/actor";
 import type { Context } from "../../graphql/context";
-import { PageArgs } from "../../graphql/envelope.types";
+import { PageArgs } from "../../graphql/page.types";
 import { selectsField } from "../../graphql/selection";
 import { Teacher } from "../teachers/teacher.type";
 import type { TeacherRecord } from "../teachers";

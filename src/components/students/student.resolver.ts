@@ -1,5 +1,5 @@
 // GraphQL entry points of students: decode, call one service function, return. Mutation results are wrapped in
-// the StudentPayload envelope by graphql/mutation-envelope.ts.
+// the StudentPayload envelope by graphql/mutation-payloads.ts.
 import { GraphQLSafeInt } from "graphql-scalars";
 import type { GraphQLResolveInfo } from "graphql";
 import { Arg, Args, Authorized, Ctx, Info, Mutation, Query, Resolver } from "type-graphql";

@@ -1,10 +1,10 @@
 // GraphQL entry points of teachers: decode, call one service function, return. Mutation results are wrapped in
-// the TeacherPayload envelope by graphql/mutation-envelope.ts.
+// the TeacherPayload envelope by graphql/mutation-payloads.ts.
 import type { GraphQLResolveInfo } from "graphql";
 import { Arg, Args, Authorized, Ctx, FieldResolver, Info, Int, Mutation, Query, Resolver, Root } from "type-graphql";
 import { rolesFor } from "../../auth/access-policy";
 import type { Context } from "../../graphql/context";
-import { PageArgs } from "../../graphql/envelope.types";
+import { PageArgs } from "../../graphql/page.types";
 import { listCost } from "../../graphql/query-cost";
 import { selectsField } from "../../graphql/selection";
 import { Project } from "../projects/project.type";

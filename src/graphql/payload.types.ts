@@ -1,6 +1,6 @@
-// GraphQL shapes shared by every component: the ErrorCode enum, the mutation payload and the list page.
-import { ArgsType, Field, Int, ObjectType, registerEnumType, type ClassType } from "type-graphql";
-import { PAGE_DEFAULT_LIMIT, PAGE_MAX_LIMIT, PAGE_MAX_OFFSET } from "../shared/pagination";
+// GraphQL types of the mutation payload every component returns: the ErrorCode enum, FieldError and PayloadType
+// (`XPayload { success message code data errors }`). List pages are in page.types.ts.
+import { Field, ObjectType, registerEnumType, type ClassType } from "type-graphql";
 import { ErrorCode, type FieldError as FieldErrorValue } from "../shared/errors";
 
 registerEnumType(ErrorCode, { name: "ErrorCode", description: "Why an operation failed" });
@@ -42,36 +42,4 @@ export function PayloadType<T extends object>(name: string, dataType: ClassType<
     errors!: FieldError[];
   }
   return Payload;
-}
-
-/** `XPage { items total offset limit has_more }`: one page of a list ordered by id. */
-export function PageType<T extends object>(name: string, itemType: ClassType<T>) {
-  @ObjectType(name, { description: `One page of ${itemType.name} items, ordered by id` })
-  class Page {
-    @Field(() => [itemType])
-    items!: T[];
-
-    @Field(() => Int, { description: "Items matching the filter, over all pages" })
-    total!: number;
-
-    @Field(() => Int)
-    offset!: number;
-
-    @Field(() => Int)
-    limit!: number;
-
-    @Field({ description: "True when items follow this page" })
-    has_more!: boolean;
-  }
-  return Page;
-}
-
-/** offset and limit of every list query. */
-@ArgsType()
-export class PageArgs {
-  @Field(() => Int, { defaultValue: 0, description: `Items to skip (0 to ${PAGE_MAX_OFFSET})` })
-  offset!: number;
-
-  @Field(() => Int, { defaultValue: PAGE_DEFAULT_LIMIT, description: `Page size, 1 to ${PAGE_MAX_LIMIT}` })
-  limit!: number;
 }

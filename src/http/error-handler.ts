@@ -1,6 +1,8 @@
-// Errors raised by Fastify before a /graphql request reaches Apollo (malformed JSON, an oversized body, an
-// unsupported content type) answered as a GraphQL response, {errors: [{message, extensions: {code}}]}, with the
-// HTTP status of the failure, instead of Fastify's default body. The REST facade has its own handler.
+// The app's root error handler: it answers errors of every route outside the REST plugin (which has its own
+// handler, src/rest/rest.plugin.ts). Mostly those are errors Fastify raises before a /graphql request reaches Apollo
+// (malformed JSON, an oversized body, an unsupported content type, the rate limit): they are answered as a GraphQL
+// response, {errors: [{message, extensions: {code}}]}, with the HTTP status of the failure, instead of Fastify's
+// default body. The few other routes (health, metrics, docs) get the same shape.
 import type { FastifyError, FastifyReply, FastifyRequest } from "fastify";
 import { DomainError, ErrorCode, INTERNAL_MESSAGE } from "../shared/errors";
 
@@ -22,7 +24,7 @@ export function isGraphqlUrl(url: string): boolean {
 /** Runtime text (a stack overflow, a V8 range error) says nothing a client can act on and leaks internals. */
 const RUNTIME_TEXT = /call stack|RangeError|Invalid (array|string) length|out of memory/i;
 
-export function graphqlHttpErrorHandler(err: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+export function rootErrorHandler(err: FastifyError, request: FastifyRequest, reply: FastifyReply) {
   const status = err.statusCode ?? 500;
   if (status >= 500) {
     request.log.error({ err }, "internal error");
