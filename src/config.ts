@@ -3,7 +3,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { z } from "zod";
-import { parseStatusWorkflow, type StatusWorkflow } from "./components/projects/status-workflow";
+import { parseStatusWorkflow, type StatusWorkflow } from "./components/projects";
 
 export const REPO_ROOT = path.resolve(__dirname, __dirname.includes(`${path.sep}dist${path.sep}`) ? "../.." : "..");
 

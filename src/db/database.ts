@@ -6,9 +6,9 @@ import {
   createProjectRevisionModel,
   type ProjectModel,
   type ProjectRevisionModel,
-} from "../components/projects/project.model";
-import { createStudentModel, type StudentModel } from "../components/students/student.model";
-import { createTeacherModel, type TeacherModel } from "../components/teachers/teacher.model";
+} from "../components/projects/persistence";
+import { createStudentModel, type StudentModel } from "../components/students/persistence";
+import { createTeacherModel, type TeacherModel } from "../components/teachers/persistence";
 import { createCounterModel, type CounterModel } from "./counter.model";
 import { IdAllocator } from "./id-allocator";
 

@@ -1,6 +1,6 @@
 // Shared data makers of the list tests: rows inserted straight through the models (fast, explicit ids).
 import type { Database } from "../../src/db/database";
-import type { ProjectDoc } from "../../src/components/projects/project.model";
+import type { ProjectDoc } from "../../src/components/projects/persistence";
 
 export const ADMIN = { "x-user-role": "admin" };
 export const STUDENT = { "x-user-role": "student" };

@@ -1,7 +1,7 @@
 // Revisions and history of projects: every change is recorded with its actor, time and field values, newest first;
 // expected_revision gives editors optimistic concurrency; a change committed by a writer that died before updating
 // the project document is still seen by readers and later writers (roll forward).
-import { revisionKey } from "../../src/components/projects/project.repository";
+import { revisionKey } from "../../src/components/projects/persistence";
 import {
   AssignTeacherDocument,
   GetProjectDocument,
