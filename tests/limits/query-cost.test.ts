@@ -2,7 +2,7 @@
 // MAX_QUERY_COST is refused before it runs (HTTP 400, BAD_REQUEST, the message names the cost and the maximum),
 // while sensible frontend pages and the most a document may ask for are answered.
 import { getIntrospectionQuery, parse } from "graphql";
-import type { CommandStartedEvent } from "mongodb";
+import type { mongo } from "mongoose";
 import { openDatabase, type Database } from "../../src/db/database";
 import { MAX_QUERY_COST, queryCost } from "../../src/graphql/query-cost";
 import { getSchema } from "../../src/graphql/schema";
@@ -43,7 +43,7 @@ describe("query cost limit", () => {
   /** Runs the call and returns its response with the database commands sent meanwhile. */
   async function watchingCommands<T>(call: () => Promise<GraphQLResponse<T>>) {
     const commands: string[] = [];
-    const listener = (event: CommandStartedEvent) => {
+    const listener = (event: mongo.CommandStartedEvent) => {
       if (event.databaseName === dbName) commands.push(event.commandName);
     };
     const client = db.connection.getClient();

@@ -8,7 +8,7 @@
 // is left out on the embedded FerretDB 1.24: its SQLite backend does not push filters or sorts on ordinary fields
 // down to SQLite (explain reports `filterPushdown: false` and a plain `SCAN` of the collection's table for every
 // filter, even though the SQLite indexes exist), so its explain output cannot say whether an index would be used.
-import type { CommandStartedEvent, Document } from "mongodb";
+import type { mongo } from "mongoose";
 import { openDatabase, type Database } from "../../src/db/database";
 import {
   ListProjectsDocument,
@@ -26,12 +26,12 @@ interface QueryShape {
   filterFields: string[];
   sort: [string, number][];
   /** The command as sent, without session and routing fields, ready to be explained. */
-  command: Document;
+  command: mongo.Document;
 }
 
 const ON_FERRETDB = process.env.TEST_DATABASE_KIND === "ferretdb";
 
-function shapeOf(label: string, event: CommandStartedEvent): QueryShape | undefined {
+function shapeOf(label: string, event: mongo.CommandStartedEvent): QueryShape | undefined {
   const c = event.command;
   if (event.commandName === "find") {
     return {
@@ -43,7 +43,7 @@ function shapeOf(label: string, event: CommandStartedEvent): QueryShape | undefi
     };
   }
   if (event.commandName === "aggregate") {
-    const match = (c.pipeline as Document[])[0]?.$match ?? {};
+    const match = (c.pipeline as mongo.Document[])[0]?.$match ?? {};
     return {
       label: `${label}: count ${c.aggregate}`,
       collection: c.aggregate,
@@ -61,7 +61,7 @@ function entries(sort: unknown): [string, number][] {
   return Object.entries((sort ?? {}) as Record<string, number>);
 }
 
-function pick(doc: Document, keys: string[]): Document {
+function pick(doc: mongo.Document, keys: string[]): mongo.Document {
   return Object.fromEntries(keys.filter((k) => doc[k] !== undefined).map((k) => [k, doc[k]]));
 }
 
@@ -110,7 +110,7 @@ describe("indexes behind the lists", () => {
 
     let label = "";
     const client = db.connection.getClient();
-    const listener = (event: CommandStartedEvent) => {
+    const listener = (event: mongo.CommandStartedEvent) => {
       if (event.databaseName !== dbName) return;
       const shape = shapeOf(label, event);
       if (shape) shapes.push(shape);

@@ -1,6 +1,6 @@
 // When a page is asked for without its total, then no count is sent (a count reads every matching document on
 // FerretDB) and has_more still answers right, learnt from reading limit + 1 items.
-import type { CommandStartedEvent } from "mongodb";
+import type { mongo } from "mongoose";
 import { openDatabase } from "../../src/db/database";
 import { PagesWithoutTotalDocument, PagesWithTotalInFragmentDocument } from "../generated/graphql";
 import { startTestApp, type TestApp } from "../helpers/app";
@@ -24,8 +24,8 @@ describe("database commands of a page", () => {
   });
 
   async function commandsOf<T>(run: () => Promise<T>): Promise<{ result: T; commands: string[] }> {
-    const seen: CommandStartedEvent[] = [];
-    const listener = (event: CommandStartedEvent) => {
+    const seen: mongo.CommandStartedEvent[] = [];
+    const listener = (event: mongo.CommandStartedEvent) => {
       if (event.databaseName === dbName) seen.push(event);
     };
     const client = t.db.connection.getClient();

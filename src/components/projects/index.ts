@@ -2,6 +2,6 @@
 // the status workflow). Light on purpose, no Mongoose and no GraphQL: src/config.ts loads it before tracing has
 // patched those modules. The GraphQL part is ./graphql.ts, the persistence part ./persistence.ts; nothing outside
 // this folder imports any other file of it (eslint.config.mjs enforces that).
-export { ProjectService, type ProjectRecord, type ProjectFilter, type CreateProjectValues } from "./project.service";
+export { ProjectService, type ProjectRecord } from "./project.service";
 export * from "./project.schemas";
 export { parseStatusWorkflow, type StatusWorkflow } from "./status-workflow";
