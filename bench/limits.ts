@@ -9,13 +9,15 @@ import os from "node:os";
 import path from "node:path";
 import { parse } from "graphql";
 import { openDatabase } from "../src/db/database";
+import { loadBenchConfig } from "../src/config";
 import { startEmbeddedDatabase, type EmbeddedDatabase } from "../src/db/embedded";
 import { MAX_QUERY_COST, queryCost } from "../src/graphql/query-cost";
 import { getSchema } from "../src/graphql/schema";
 import { seedDatabase } from "../src/seed/seed";
 import { createServices } from "../src/services";
 
-const RUNS = Number(process.env.BENCH_RUNS ?? 10);
+const BENCH = loadBenchConfig();
+const RUNS = BENCH.runs;
 const IDLE_MS = 2000;
 const HEAVY_PROJECTS = 150;
 
@@ -193,11 +195,11 @@ async function measure(base: string, c: Case): Promise<Measured> {
 async function main(): Promise<void> {
   let embedded: EmbeddedDatabase | undefined;
   let dataDir: string | undefined;
-  let uri = process.env.MONGODB_URI;
+  let uri = BENCH.mongodbUri;
   if (!uri) {
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "project-service-bench-limits-"));
     embedded = await startEmbeddedDatabase({
-      mode: (process.env.EMBEDDED_DB as "auto" | "mongod" | "ferretdb") ?? "auto",
+      mode: BENCH.embeddedDb,
       dataDir,
       progress: (m) => process.stderr.write(`${m}\n`),
     });

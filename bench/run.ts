@@ -13,13 +13,15 @@ import pino from "pino";
 import { createApp } from "../src/app";
 import { EMBEDDED_FERRETDB_POOL_SIZE } from "../src/db/configured-database";
 import { openDatabase, type Database } from "../src/db/database";
+import { loadBenchConfig } from "../src/config";
 import { startEmbeddedDatabase, type EmbeddedDatabase } from "../src/db/embedded";
 
-const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 10);
-const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 400);
+const BENCH = loadBenchConfig();
+const CONCURRENCY = BENCH.concurrency;
+const REQUESTS = BENCH.requests;
 const TEACHERS = 20;
-const PROJECTS = Number(process.env.BENCH_PROJECTS ?? 0);
-const POOL_SIZE_OVERRIDE = process.env.BENCH_POOL_SIZE ? Number(process.env.BENCH_POOL_SIZE) : undefined;
+const PROJECTS = BENCH.projects;
+const POOL_SIZE_OVERRIDE = BENCH.poolSize;
 /** Projects stored when the scenarios after createProject run (seeded + created); the client learns it from argv. */
 let stored = REQUESTS;
 /** Spread over every stored project (a fixed stride, so runs are comparable), each project once. */
@@ -167,11 +169,11 @@ function ask(child: ChildProcess, index: number): Promise<ClientRun> {
 async function main(): Promise<void> {
   let embedded: EmbeddedDatabase | undefined;
   let dataDir: string | undefined;
-  let uri = process.env.MONGODB_URI;
+  let uri = BENCH.mongodbUri;
   if (!uri) {
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "project-service-bench-"));
     embedded = await startEmbeddedDatabase({
-      mode: (process.env.EMBEDDED_DB as "auto" | "mongod" | "ferretdb") ?? "auto",
+      mode: BENCH.embeddedDb,
       dataDir,
       progress: (m) => process.stderr.write(`${m}\n`),
     });
@@ -219,7 +221,7 @@ async function main(): Promise<void> {
 
   const rssMb = Math.round(process.memoryUsage().rss / 1024 / 1024);
   process.stdout.write(
-    `\nDatabase: ${embedded ? embedded.description : "MONGODB_URI"}; ${seeded + REQUESTS} projects; concurrency ${CONCURRENCY}; pool ${poolSize ?? "default"}; node ${process.version}; ${os.cpus().length} cores; NODE_ENV=${process.env.NODE_ENV ?? "(unset)"}\n`,
+    `\nDatabase: ${embedded ? embedded.description : "MONGODB_URI"}; ${seeded + REQUESTS} projects; concurrency ${CONCURRENCY}; pool ${poolSize ?? "default"}; node ${process.version}; ${os.cpus().length} cores; NODE_ENV=${BENCH.nodeEnv ?? "(unset)"}\n`,
   );
   process.stdout.write(`createApp + listen: ${startMs.toFixed(0)} ms wall, ${startCpuMs.toFixed(0)} ms CPU\n\n`);
   process.stdout.write("| operation | requests | req/s | p50 ms | p95 ms | p99 ms | service CPU ms/req | failures |\n|---|---|---|---|---|---|---|---|\n");

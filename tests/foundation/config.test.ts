@@ -4,7 +4,7 @@ import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { ConfigError, loadConfig } from "../../src/config";
+import { ConfigError, loadBenchConfig, loadConfig, loadToolConfig, REPO_ROOT } from "../../src/config";
 
 const REPO = path.resolve(__dirname, "../..");
 
@@ -95,5 +95,36 @@ describe("configuration", () => {
     expect(result.status).toBe(1);
     expect(result.stderr.trim().split("\n")).toEqual(['Invalid PORT ("not-a-port"): accepts a whole number from 0 to 65535']);
     expect(result.stdout).toBe("");
+  });
+
+  it("when OTEL_SERVICE_NAME is set, then spans are named after it; unset, project-service", () => {
+    expect(loadConfig({ OTEL_SERVICE_NAME: "projects-eu" }).otelServiceName).toBe("projects-eu");
+    expect(loadConfig({}).otelServiceName).toBe("project-service");
+  });
+
+  it("when the package root is needed, then it is the folder of project-service's package.json", () => {
+    expect(REPO_ROOT).toBe(REPO);
+  });
+});
+
+describe("configuration without the service (embedded database, bench)", () => {
+  it("when the cache variables are set, then PROJECT_SERVICE_CACHE wins over XDG_CACHE_HOME, which wins over ~/.cache", () => {
+    expect(loadToolConfig({ PROJECT_SERVICE_CACHE: "/tmp/ps-cache", XDG_CACHE_HOME: "/tmp/xdg" }).cacheDir).toBe("/tmp/ps-cache");
+    expect(loadToolConfig({ XDG_CACHE_HOME: "/tmp/xdg" }).cacheDir).toBe("/tmp/xdg/project-service");
+    expect(loadToolConfig({}).cacheDir).toBe(path.join(os.homedir(), ".cache", "project-service"));
+  });
+
+  it("when the database variables are read, then they are validated as the service validates them", () => {
+    expect(loadToolConfig({ MONGOMS_SYSTEM_BINARY: "/usr/bin/mongod", EMBEDDED_DB: "FerretDB" })).toMatchObject({
+      mongodSystemBinary: "/usr/bin/mongod",
+      embeddedDb: "ferretdb",
+    });
+    expect(() => loadToolConfig({ EMBEDDED_DB: "sqlite" })).toThrow(/^Invalid EMBEDDED_DB \("sqlite"\): accepts auto, mongod or ferretdb$/);
+  });
+
+  it("when the bench's variables are unset, then its defaults apply; a bad one is one line naming it", () => {
+    expect(loadBenchConfig({})).toMatchObject({ concurrency: 10, requests: 400, projects: 0, poolSize: undefined, runs: 10 });
+    expect(loadBenchConfig({ BENCH_POOL_SIZE: "4", BENCH_PROJECTS: "20000" })).toMatchObject({ poolSize: 4, projects: 20000 });
+    expect(() => loadBenchConfig({ BENCH_REQUESTS: "many" })).toThrow(/^Invalid BENCH_REQUESTS \("many"\): accepts a whole number from 1 to 1000000$/);
   });
 });

@@ -11,6 +11,7 @@ import type { FastifyInstance } from "fastify";
 import pino from "pino";
 import { createApp } from "../../src/app";
 import { openDatabase, type Database } from "../../src/db/database";
+import { loadToolConfig } from "../../src/config";
 import { startEmbeddedDatabase, type EmbeddedDatabase } from "../../src/db/embedded";
 import type { RestBody, TeacherDocumentBody } from "../helpers/app";
 
@@ -28,7 +29,7 @@ describe("a stalled or vanished database", () => {
 
   beforeAll(async () => {
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "project-service-stall-"));
-    const mode = (process.env.EMBEDDED_DB ?? "auto") as "auto" | "mongod" | "ferretdb";
+    const mode = loadToolConfig().embeddedDb;
     server = await startEmbeddedDatabase({ mode, dataDir, progress: () => undefined });
     db = await openDatabase(server.uri, { dbName: "stall", timeoutMs: DB_TIMEOUT_MS });
     const sink = new Writable({
