@@ -4,8 +4,8 @@
 // text of the runtime.
 import net from "node:net";
 import { startTestApp, type GraphQLBody, type RestBody, type TestApp } from "../helpers/app";
+import { ADMIN } from "../helpers/fixtures";
 
-const ADMIN = { "x-user-role": "admin" };
 const RUNTIME_TEXT = /call stack|RangeError|Client Error|FST_ERR|statusCode/i;
 
 /** Sends raw bytes and reads until the server closes the connection (or `waitMs` passes). */

@@ -14,9 +14,9 @@ import { openDatabase, type Database } from "../../src/db/database";
 import { loadToolConfig } from "../../src/config";
 import { startEmbeddedDatabase, type EmbeddedDatabase } from "../../src/db/embedded";
 import type { RestBody, TeacherDocumentBody } from "../helpers/app";
+import { ADMIN } from "../helpers/fixtures";
 
 const DB_TIMEOUT_MS = 500;
-const ADMIN = { "x-user-role": "admin" };
 const LEAKS = /Mongo|mongoose|timed out|127\.0\.0\.1|\n\s+at /i;
 
 describe("a stalled or vanished database", () => {

@@ -7,18 +7,11 @@ import {
   type CreateProjectInput,
   type CreateStudentInput,
 } from "../generated/graphql";
-import type { GraphQLResponse, Headers, TestApp } from "../helpers/app";
+import type { GraphQLResponse, TestApp } from "../helpers/app";
 
-export const ADMIN: Headers = { "x-user-role": "admin" };
-export const TEACHER: Headers = { "x-user-role": "teacher" };
-export const STUDENT: Headers = { "x-user-role": "student" };
+import { ADMIN, unique } from "../helpers/fixtures";
 
-let sequence = 0;
-/** A value unique within the test run's worker, for names and emails. */
-export function unique(prefix = "x"): string {
-  sequence += 1;
-  return `${prefix}-${process.pid}-${sequence}`;
-}
+export { ADMIN, STUDENT, TEACHER, unique } from "../helpers/fixtures";
 
 export function projectInput(overrides: Partial<CreateProjectInput> = {}): CreateProjectInput {
   return {

@@ -3,6 +3,7 @@
 // envelope assertions (every body is exactly {success, message, data} or {success: false, message, code, errors}).
 import { createServices, type Services } from "../../src/services";
 import { startTestApp, type Headers, type RestBody, type TestApp } from "../helpers/app";
+import { unique } from "../helpers/fixtures";
 import { bearer, expiredToken, JWT_AUTH, token, unsignedToken, wronglySignedToken } from "../helpers/tokens";
 
 export const MODES = ["header", "jwt"] as const;
@@ -55,11 +56,6 @@ export async function unauthenticated(mode: Mode): Promise<[string, Headers][]> 
   ];
 }
 
-let sequence = 0;
-export function unique(prefix: string): string {
-  sequence += 1;
-  return `${prefix}-${process.pid}-${sequence}`;
-}
 
 /** A valid create-project body; overrides may deliberately break it. */
 export type ProjectBody = { project_name: string; project_desc: string; [field: string]: unknown };
