@@ -50,7 +50,7 @@ async function main(): Promise<void> {
     };
     process.on("SIGTERM", () => void shutdown("SIGTERM"));
     process.on("SIGINT", () => void shutdown("SIGINT"));
-    // Fastify logs this once it listens: the one start-up line, with the real port when PORT=0.
+    // Fastify logs this once it listens: the Ready line that ends the start-up, with the real port when PORT=0.
     await app.listen({
       port: config.port,
       host: config.host,
