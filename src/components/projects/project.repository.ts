@@ -15,23 +15,11 @@ import type { Actor } from "../../auth/actor";
 import type { IdAllocator } from "../../db/id-allocator";
 import { isDuplicateKeyError } from "../../db/id-allocator";
 import { idKey } from "../../db/id-key";
+import type { RecordOf } from "../../db/record-of";
 import type { ProjectChangeSet, ProjectDoc, ProjectModel, ProjectRevisionDoc, ProjectRevisionModel } from "./project.model";
 
-export interface ProjectRecord {
-  project_id: number;
-  project_name: string;
-  project_desc: string;
-  company_id: number;
-  project_status: string;
-  project_url: string | null;
-  start_date: string;
-  end_date: string;
-  teacher_id: number | null;
-  revision: number;
-  created_by: string | null;
-  created_at: string;
-  updated_at: string;
-}
+/** A project as the service hands it out (fields declared once, in ProjectDoc). */
+export type ProjectRecord = RecordOf<ProjectDoc, "name_key">;
 
 export interface FieldChangeRecord {
   field: string;

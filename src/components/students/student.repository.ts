@@ -2,16 +2,11 @@
 // writes go by the string `_id` (db/id-key.ts), the one filter FerretDB answers from an index.
 import type { IdAllocator } from "../../db/id-allocator";
 import { idKey } from "../../db/id-key";
+import type { RecordOf } from "../../db/record-of";
 import type { StudentDoc, StudentModel } from "./student.model";
 
-export interface StudentRecord {
-  student_id: number;
-  student_name: string;
-  email: string;
-  class_code: string;
-  created_at: string;
-  updated_at: string;
-}
+/** A student as the service hands it out (fields declared once, in StudentDoc). */
+export type StudentRecord = RecordOf<StudentDoc>;
 
 export type StudentChanges = Partial<Pick<StudentDoc, "student_name" | "class_code">>;
 
