@@ -62,8 +62,10 @@ function startConfiguredTracing(): NodeTracerProvider | undefined {
   }
   const endpoint = config.otelEndpoint;
   if (!endpoint) return undefined;
-  // eslint-disable-next-line @typescript-eslint/no-require-imports -- the exporter loads only when tracing is on
+  // The exporter, too, loads only when tracing is on.
+  /* eslint-disable @typescript-eslint/no-require-imports */
   const { OTLPTraceExporter } = require("@opentelemetry/exporter-trace-otlp-http") as typeof import("@opentelemetry/exporter-trace-otlp-http");
+  /* eslint-enable @typescript-eslint/no-require-imports */
   return startTracing({
     exporter: new OTLPTraceExporter({ url: `${endpoint.replace(/\/+$/, "")}/v1/traces` }),
     serviceName: config.otelServiceName,
