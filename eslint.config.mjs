@@ -17,7 +17,18 @@ const ANOTHER_COMPONENT = {
 };
 
 export default tseslint.config(
-  { ignores: ["dist/", "coverage/", "node_modules/", "tests/generated/", "tests/output/", ".data/", ".venv*/", "tools/"] },
+  {
+    ignores: [
+      "dist/",
+      "coverage/",
+      "node_modules/",
+      "tests/generated/",
+      "tests/output/",
+      ".data/",
+      ".venv*/",
+      "tools/",
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -28,7 +39,10 @@ export default tseslint.config(
       "@typescript-eslint/no-floating-promises": "error",
       "no-restricted-imports": ["error", { patterns: [OUTSIDE_A_COMPONENT] }],
       // `typeof import("x")` types the few deliberately lazy require()s (tracing, pino-pretty).
-      "@typescript-eslint/consistent-type-imports": ["error", { fixStyle: "inline-type-imports", disallowTypeAnnotations: false }],
+      "@typescript-eslint/consistent-type-imports": [
+        "error",
+        { fixStyle: "inline-type-imports", disallowTypeAnnotations: false },
+      ],
     },
   },
   {
@@ -42,7 +56,13 @@ export default tseslint.config(
     languageOptions: {
       parserOptions: { projectService: false },
       sourceType: "commonjs",
-      globals: { require: "readonly", module: "writable", process: "readonly", __dirname: "readonly", console: "readonly" },
+      globals: {
+        require: "readonly",
+        module: "writable",
+        process: "readonly",
+        __dirname: "readonly",
+        console: "readonly",
+      },
     },
     rules: { ...tseslint.configs.disableTypeChecked.rules, "@typescript-eslint/no-require-imports": "off" },
   },

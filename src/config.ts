@@ -130,10 +130,16 @@ const envSchema = z.object({
   DB_TIMEOUT_MS: wholeNumber(5000, 100, 600_000),
   CORS_ORIGINS: optionalString.transform((v, ctx) => {
     if (v === undefined) return undefined;
-    const origins = v.split(",").map((o) => o.trim()).filter((o) => o !== "");
+    const origins = v
+      .split(",")
+      .map((o) => o.trim())
+      .filter((o) => o !== "");
     for (const origin of origins) {
       if (!isOrigin(origin)) {
-        ctx.addIssue({ code: "custom", message: `accepts comma-separated origins such as https://app.example.org ("${origin.slice(0, 80)}" is not one)` });
+        ctx.addIssue({
+          code: "custom",
+          message: `accepts comma-separated origins such as https://app.example.org ("${origin.slice(0, 80)}" is not one)`,
+        });
         return z.NEVER;
       }
     }
@@ -259,7 +265,9 @@ function parseEnv<S extends z.ZodType>(schema: S, env: NodeJS.ProcessEnv): z.out
   const issue = parsed.error.issues[0];
   const name = String(issue.path[0]);
   const got = env[name];
-  throw new ConfigError(`Invalid ${name}${got === undefined ? "" : ` (${printableValue(name, got)})`}: ${issue.message}`);
+  throw new ConfigError(
+    `Invalid ${name}${got === undefined ? "" : ` (${printableValue(name, got)})`}: ${issue.message}`,
+  );
 }
 
 // ---- Without the service: the embedded database (tests' global setup, the bench) and the bench's own knobs.

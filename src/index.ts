@@ -33,7 +33,9 @@ async function main(): Promise<void> {
       let step = "draining requests";
       // unref: the timer itself must not keep a finished process alive.
       setTimeout(() => {
-        logger.error(`Shutdown did not finish within ${SHUTDOWN_TIMEOUT_MS / 1000} s (still ${step}); exiting with code 1`);
+        logger.error(
+          `Shutdown did not finish within ${SHUTDOWN_TIMEOUT_MS / 1000} s (still ${step}); exiting with code 1`,
+        );
         process.exit(1);
       }, SHUTDOWN_TIMEOUT_MS).unref();
       try {

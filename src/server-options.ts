@@ -68,7 +68,8 @@ function frameworkErrors(err: FastifyError, request: FastifyRequest, reply: Fast
 function clientErrorHandler(this: FastifyInstance, err: NodeJS.ErrnoException, socket: Socket): void {
   if (err.code === "ECONNRESET" || socket.destroyed) return;
   let status = 400;
-  let message = "malformed HTTP request: the request line, a header or the body framing (Content-Length, Transfer-Encoding) is invalid";
+  let message =
+    "malformed HTTP request: the request line, a header or the body framing (Content-Length, Transfer-Encoding) is invalid";
   if (err.code === "HPE_HEADER_OVERFLOW") {
     status = 431;
     message = `request headers are too large (over ${MAX_HEADER_BYTES / 1024} KiB together); send fewer or smaller headers`;

@@ -18,6 +18,10 @@ export function createServices(db: Database, workflow: StatusWorkflow | undefine
   return {
     teachers,
     students: new StudentService(new StudentRepository(db.models.Student, db.ids)),
-    projects: new ProjectService(new ProjectRepository(db.models.Project, db.models.ProjectRevision, db.ids), teachers, workflow),
+    projects: new ProjectService(
+      new ProjectRepository(db.models.Project, db.models.ProjectRevision, db.ids),
+      teachers,
+      workflow,
+    ),
   };
 }

@@ -19,17 +19,27 @@ export interface TracingOptions {
 }
 
 /** Registers the tracer provider and the instrumentations; call before the instrumented modules load. */
-export function startTracing({ exporter, immediate = false, serviceName = "project-service" }: TracingOptions): NodeTracerProvider {
+export function startTracing({
+  exporter,
+  immediate = false,
+  serviceName = "project-service",
+}: TracingOptions): NodeTracerProvider {
   // Required here, not imported at the top: the SDK loads only when tracing is on.
   /* eslint-disable @typescript-eslint/no-require-imports -- lazy on purpose (see above) */
-  const { NodeTracerProvider } = require("@opentelemetry/sdk-trace-node") as typeof import("@opentelemetry/sdk-trace-node");
-  const { BatchSpanProcessor, SimpleSpanProcessor } = require("@opentelemetry/sdk-trace-base") as typeof import("@opentelemetry/sdk-trace-base");
+  const { NodeTracerProvider } =
+    require("@opentelemetry/sdk-trace-node") as typeof import("@opentelemetry/sdk-trace-node");
+  const { BatchSpanProcessor, SimpleSpanProcessor } =
+    require("@opentelemetry/sdk-trace-base") as typeof import("@opentelemetry/sdk-trace-base");
   const { resourceFromAttributes } = require("@opentelemetry/resources") as typeof import("@opentelemetry/resources");
-  const { registerInstrumentations } = require("@opentelemetry/instrumentation") as typeof import("@opentelemetry/instrumentation");
-  const { HttpInstrumentation } = require("@opentelemetry/instrumentation-http") as typeof import("@opentelemetry/instrumentation-http");
+  const { registerInstrumentations } =
+    require("@opentelemetry/instrumentation") as typeof import("@opentelemetry/instrumentation");
+  const { HttpInstrumentation } =
+    require("@opentelemetry/instrumentation-http") as typeof import("@opentelemetry/instrumentation-http");
   const { FastifyOtelInstrumentation } = require("@fastify/otel") as typeof import("@fastify/otel");
-  const { GraphQLInstrumentation } = require("@opentelemetry/instrumentation-graphql") as typeof import("@opentelemetry/instrumentation-graphql");
-  const { MongoDBInstrumentation } = require("@opentelemetry/instrumentation-mongodb") as typeof import("@opentelemetry/instrumentation-mongodb");
+  const { GraphQLInstrumentation } =
+    require("@opentelemetry/instrumentation-graphql") as typeof import("@opentelemetry/instrumentation-graphql");
+  const { MongoDBInstrumentation } =
+    require("@opentelemetry/instrumentation-mongodb") as typeof import("@opentelemetry/instrumentation-mongodb");
   /* eslint-enable @typescript-eslint/no-require-imports */
 
   const provider = new NodeTracerProvider({
@@ -43,7 +53,10 @@ export function startTracing({ exporter, immediate = false, serviceName = "proje
       new HttpInstrumentation({
         ignoreIncomingRequestHook: (request) => UNTRACED_PATHS.has((request.url ?? "").split("?")[0]),
       }),
-      new FastifyOtelInstrumentation({ registerOnInitialization: true, ignorePaths: ({ url }) => UNTRACED_PATHS.has(url) }),
+      new FastifyOtelInstrumentation({
+        registerOnInitialization: true,
+        ignorePaths: ({ url }) => UNTRACED_PATHS.has(url),
+      }),
       new GraphQLInstrumentation({ ignoreResolveSpans: true, mergeItems: true }),
       new MongoDBInstrumentation(),
     ],
@@ -64,7 +77,8 @@ function startConfiguredTracing(): NodeTracerProvider | undefined {
   if (!endpoint) return undefined;
   // The exporter, too, loads only when tracing is on.
   /* eslint-disable @typescript-eslint/no-require-imports */
-  const { OTLPTraceExporter } = require("@opentelemetry/exporter-trace-otlp-http") as typeof import("@opentelemetry/exporter-trace-otlp-http");
+  const { OTLPTraceExporter } =
+    require("@opentelemetry/exporter-trace-otlp-http") as typeof import("@opentelemetry/exporter-trace-otlp-http");
   /* eslint-enable @typescript-eslint/no-require-imports */
   return startTracing({
     exporter: new OTLPTraceExporter({ url: `${endpoint.replace(/\/+$/, "")}/v1/traces` }),

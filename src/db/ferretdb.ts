@@ -104,7 +104,10 @@ export async function startFerretDb(dataDir: string, progress: Progress): Promis
     if (stderr.length > 50) stderr.shift();
   });
   const uri = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error("FerretDB did not report its address within 30s")), START_TIMEOUT_MS);
+    const timer = setTimeout(
+      () => reject(new Error("FerretDB did not report its address within 30s")),
+      START_TIMEOUT_MS,
+    );
     const lines = readline.createInterface({ input: child.stdout! });
     lines.once("line", (line) => {
       clearTimeout(timer);

@@ -21,7 +21,12 @@ import { getSchema } from "./schema";
 /** Tokens one GraphQL document may hold; the largest query in the README has about 100. */
 export const MAX_TOKENS = 2000;
 
-export function createApolloServer(options: { logger: Logger; production: boolean; plugins?: ApolloServerPlugin<Context>[]; explorer?: ExplorerConfig["explorer"] }) {
+export function createApolloServer(options: {
+  logger: Logger;
+  production: boolean;
+  plugins?: ApolloServerPlugin<Context>[];
+  explorer?: ExplorerConfig["explorer"];
+}) {
   const armor = new ApolloArmor({
     maxDepth: { n: 8 },
     // Armor's cost limit ignores list sizes; query-cost.ts counts them (limit × item cost) and replaces it.
@@ -71,5 +76,10 @@ export function formatError(formatted: GraphQLFormattedError, error: unknown, lo
   const fromResolver = error instanceof GraphQLError && error.path !== undefined;
   if (!(original instanceof DomainError) && !fromResolver) return withoutRuntimeText(formatted);
   const domain = reportError(original, logger, String(formatted.path?.[0] ?? "query"));
-  return { message: domain.message, locations: formatted.locations, path: formatted.path, extensions: { code: domain.code } };
+  return {
+    message: domain.message,
+    locations: formatted.locations,
+    path: formatted.path,
+    extensions: { code: domain.code },
+  };
 }

@@ -58,7 +58,9 @@ export function assertRootFieldRules(schema: GraphQLSchema, resolvers: readonly 
       if (!declared) {
         problems.push(`${where} has no @Authorized(...) declaration`);
       } else if (!sameRoles(declared, expected)) {
-        problems.push(`${where} declares roles [${declared.join(", ")}] but the role table says [${expected.join(", ")}]`);
+        problems.push(
+          `${where} declares roles [${declared.join(", ")}] but the role table says [${expected.join(", ")}]`,
+        );
       }
     }
   }

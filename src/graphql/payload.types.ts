@@ -22,7 +22,9 @@ export class FieldError implements FieldErrorValue {
 
 /** `XPayload { success message code data errors }`: the envelope every mutation returns, never null. */
 export function PayloadType<T extends object>(name: string, dataType: ClassType<T>) {
-  @ObjectType(name, { description: `Result of a mutation returning ${dataType.name}: data on success, code and message on failure` })
+  @ObjectType(name, {
+    description: `Result of a mutation returning ${dataType.name}: data on success, code and message on failure`,
+  })
   class Payload {
     @Field({ description: "True when the operation succeeded" })
     success!: boolean;
@@ -37,7 +39,8 @@ export function PayloadType<T extends object>(name: string, dataType: ClassType<
     data!: T | null;
 
     @Field(() => [FieldError], {
-      description: "Empty on success; on failure every problem found (all invalid fields at once), the first being message and code",
+      description:
+        "Empty on success; on failure every problem found (all invalid fields at once), the first being message and code",
     })
     errors!: FieldError[];
   }

@@ -30,7 +30,10 @@ export function rootErrorHandler(err: FastifyError, request: FastifyRequest, rep
     request.log.error({ err }, "internal error");
     return reply.code(500).send(graphqlErrorBody(INTERNAL_MESSAGE, ErrorCode.INTERNAL_SERVER_ERROR));
   }
-  let message = err instanceof SyntaxError || err.code === "FST_ERR_CTP_INVALID_JSON_BODY" ? `malformed JSON body: ${err.message}` : err.message;
+  let message =
+    err instanceof SyntaxError || err.code === "FST_ERR_CTP_INVALID_JSON_BODY"
+      ? `malformed JSON body: ${err.message}`
+      : err.message;
   // Fastify's own errors may be RangeErrors too (body too large); those messages are the framework's, not V8's.
   if ((err instanceof RangeError && !err.code?.startsWith("FST_")) || RUNTIME_TEXT.test(message)) {
     request.log.warn({ err }, "client error with runtime text");
@@ -47,5 +50,8 @@ export function rootErrorHandler(err: FastifyError, request: FastifyRequest, rep
  */
 export function withoutRuntimeText<T extends { message: string }>(formatted: T): T {
   if (!RUNTIME_TEXT.test(formatted.message)) return formatted;
-  return { ...formatted, message: "the GraphQL document nests lists or objects too deeply, or is too large, to process; simplify it" };
+  return {
+    ...formatted,
+    message: "the GraphQL document nests lists or objects too deeply, or is too large, to process; simplify it",
+  };
 }

@@ -23,7 +23,9 @@ export function packageDir(packageName: string): string {
 }
 
 export function packageVersion(packageName: string): string {
-  return (JSON.parse(fs.readFileSync(path.join(packageDir(packageName), "package.json"), "utf8")) as { version: string }).version;
+  return (
+    JSON.parse(fs.readFileSync(path.join(packageDir(packageName), "package.json"), "utf8")) as { version: string }
+  ).version;
 }
 
 export function servePackageFiles(app: FastifyInstance, files: readonly PackageFile[]): void {

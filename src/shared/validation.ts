@@ -66,7 +66,8 @@ export function textProblem(value: string, max: number, kind: TextKind = "line")
   const surrogate = LONE_SURROGATE.exec(value);
   if (surrogate) return `must not contain an unpaired UTF-16 surrogate (found ${codePoint(surrogate[0])})`;
   const bidi = BIDI_CONTROL.exec(value);
-  if (bidi) return `must not contain bidirectional override, embedding or isolate characters (found ${codePoint(bidi[0])})`;
+  if (bidi)
+    return `must not contain bidirectional override, embedding or isolate characters (found ${codePoint(bidi[0])})`;
   if (value.length === 0) return "must not be empty";
   if (value.replace(INVISIBLE, "").length === 0) return "must not be empty: it contains only invisible characters";
   if (kind === "identifier") {
@@ -129,7 +130,11 @@ export const calendarDateField = () =>
     .string(notAString)
     .check((ctx) => {
       if (!isCalendarDate(ctx.value)) {
-        ctx.issues.push({ code: "custom", message: "must be a real calendar date written YYYY-MM-DD", input: ctx.value });
+        ctx.issues.push({
+          code: "custom",
+          message: "must be a real calendar date written YYYY-MM-DD",
+          input: ctx.value,
+        });
       }
     })
     .meta({ description: "a real calendar date written YYYY-MM-DD" });
@@ -146,7 +151,9 @@ export const optionalHttpUrlField = () =>
     .check((ctx) => {
       const problem =
         textProblem(ctx.value, LIMITS.project_url, "identifier") ??
-        (HAS_AUTHORITY.test(ctx.value) && httpUrl.safeParse(ctx.value).success ? null : "must be an absolute http or https URL");
+        (HAS_AUTHORITY.test(ctx.value) && httpUrl.safeParse(ctx.value).success
+          ? null
+          : "must be an absolute http or https URL");
       if (problem) ctx.issues.push({ code: "custom", message: problem, input: ctx.value });
     })
     .nullish()
@@ -174,7 +181,11 @@ export type ExtraRule<Input> = (input: Partial<Record<keyof Input, unknown>>) =>
 
 function toFieldErrors(issue: z.core.$ZodIssue): FieldError[] {
   if (issue.code === "unrecognized_keys") {
-    return issue.keys.map((key) => ({ field: key, message: `${key} is not an accepted field`, code: ErrorCode.BAD_REQUEST }));
+    return issue.keys.map((key) => ({
+      field: key,
+      message: `${key} is not an accepted field`,
+      code: ErrorCode.BAD_REQUEST,
+    }));
   }
   const field = issue.path.length > 0 ? issue.path.map(String).join(".") : null;
   const message = field ? `${field} ${issue.message}` : issue.message;
@@ -190,7 +201,11 @@ export function invalid(errors: FieldError[]): DomainError {
  * Checks `input` against `schema` and returns the clean values (trimmed, lower-cased where the rule says), or throws
  * one BAD_REQUEST listing every invalid field (the first problem of each field, in the shape's field order).
  */
-export function validate<S extends z.ZodType>(schema: S, input: unknown, ...extra: ExtraRule<z.input<S>>[]): z.output<S> {
+export function validate<S extends z.ZodType>(
+  schema: S,
+  input: unknown,
+  ...extra: ExtraRule<z.input<S>>[]
+): z.output<S> {
   const result = schema.safeParse(input);
   const errors: FieldError[] = result.success ? [] : result.error.issues.flatMap(toFieldErrors);
   if (extra.length > 0 && typeof input === "object" && input !== null) {

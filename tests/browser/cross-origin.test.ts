@@ -67,7 +67,14 @@ async function runFrontend(api: TestApp, projectId: number): Promise<string[]> {
 
 async function createProject(t: TestApp, name: string): Promise<number> {
   const res = await t.http<RestBody<{ project_id: number }>>("POST", "/projects", {
-    body: { project_name: name, project_desc: "Made for the browser test", company_id: 5, project_status: "planned", start_date: "2026-01-10", end_date: "2026-06-30" },
+    body: {
+      project_name: name,
+      project_desc: "Made for the browser test",
+      company_id: 5,
+      project_status: "planned",
+      start_date: "2026-01-10",
+      end_date: "2026-06-30",
+    },
     headers: { authorization: `Bearer ${await token(["student"])}`, "x-user-role": "student" },
   });
   expect(res.status).toBe(201);
@@ -75,9 +82,13 @@ async function createProject(t: TestApp, name: string): Promise<number> {
 }
 
 async function statusOf(t: TestApp, projectId: number): Promise<string> {
-  const res = await t.http<GraphQLBody<{ project: { project_status: string } }>>("GET", `/graphql?query=${encodeURIComponent(`{ project(projectId: ${projectId}) { project_status } }`)}`, {
-    headers: { authorization: `Bearer ${await token(["admin"])}`, "x-user-role": "admin" },
-  });
+  const res = await t.http<GraphQLBody<{ project: { project_status: string } }>>(
+    "GET",
+    `/graphql?query=${encodeURIComponent(`{ project(projectId: ${projectId}) { project_status } }`)}`,
+    {
+      headers: { authorization: `Bearer ${await token(["admin"])}`, "x-user-role": "admin" },
+    },
+  );
   return res.body.data!.project.project_status;
 }
 
@@ -95,7 +106,9 @@ describe("a page on another origin, outside production with the default CORS ori
 
     const [graphql, rest] = await runFrontend(t, projectId);
 
-    expect(graphql).toBe(`graphql 200 {"data":{"project":{"project_name":"Browser solar car","project_status":"planned"}}}`);
+    expect(graphql).toBe(
+      `graphql 200 {"data":{"project":{"project_name":"Browser solar car","project_status":"planned"}}}`,
+    );
     expect(rest).toMatch(/^rest 200 /);
     expect(JSON.parse(rest.slice("rest 200 ".length))).toMatchObject({
       success: true,

@@ -54,7 +54,10 @@ describe("framework errors answer the envelope", () => {
   });
 
   it("when a path id has 101 digits, then it is 400 BAD_REQUEST in the envelope (not 414)", async () => {
-    const res = await t.http("PUT", `/projects/${"1".repeat(101)}/updateStatus`, { body: { project_status: "done" }, headers: ADMIN });
+    const res = await t.http("PUT", `/projects/${"1".repeat(101)}/updateStatus`, {
+      body: { project_status: "done" },
+      headers: ADMIN,
+    });
 
     expect(res.status).toBe(400);
     expectEnvelope(res.body);
@@ -80,9 +83,15 @@ describe("framework errors answer the envelope", () => {
   });
 
   it.each([
-    ["Content-Length with Transfer-Encoding", "POST /graphql HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n"],
+    [
+      "Content-Length with Transfer-Encoding",
+      "POST /graphql HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n",
+    ],
     ["a request line that is not HTTP", "HELLO\r\n\r\n"],
-    ["a broken chunk size", "POST /graphql HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n"],
+    [
+      "a broken chunk size",
+      "POST /graphql HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n",
+    ],
   ])("when the framing is broken (%s), then it is 400 with the envelope", async (_name, request) => {
     const res = parseHttp(await rawExchange(t.url, request));
 
@@ -93,7 +102,10 @@ describe("framework errors answer the envelope", () => {
 
   it("when a GraphQL document nests a list literal 5,000 deep, then it is 400 with a message that says what to fix", async () => {
     const deep = `${"[".repeat(5000)}1${"]".repeat(5000)}`;
-    const res = await t.http<GraphQLBody>("POST", "/graphql", { body: { query: `{ project(projectId: ${deep}) { project_id } }` }, headers: ADMIN });
+    const res = await t.http<GraphQLBody>("POST", "/graphql", {
+      body: { query: `{ project(projectId: ${deep}) { project_id } }` },
+      headers: ADMIN,
+    });
 
     expect(res.status).toBe(400);
     expect(res.body.errors![0].message).not.toMatch(RUNTIME_TEXT);
@@ -111,7 +123,10 @@ describe("framework errors answer the envelope", () => {
     expect(gql.status).toBe(400);
     expect(gql.body.errors![0].message).not.toMatch(RUNTIME_TEXT);
 
-    const rest = await t.http("PUT", "/projects/1/updateStatus", { rawBody: `{"project_status": ${deep}}`, headers: ADMIN });
+    const rest = await t.http("PUT", "/projects/1/updateStatus", {
+      rawBody: `{"project_status": ${deep}}`,
+      headers: ADMIN,
+    });
     expect(rest.status).toBe(400);
     expectEnvelope(rest.body);
     expect(rest.body.message).toMatch(/project_status/);
@@ -120,7 +135,7 @@ describe("framework errors answer the envelope", () => {
   it("when a request body never completes, then the server answers 408 with the envelope and closes the connection", async () => {
     const raw = await rawExchange(
       t.url,
-      "PUT /teachers/1 HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nX-User-Role: admin\r\nContent-Length: 100\r\n\r\n{\"teacher",
+      'PUT /teachers/1 HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nX-User-Role: admin\r\nContent-Length: 100\r\n\r\n{"teacher',
       50_000,
     );
 

@@ -20,9 +20,13 @@ describe("HTTP endpoints", () => {
   });
 
   it("when /graphql is queried with GET, then queries work too", async () => {
-    const res = await t.http<GraphQLBody<{ teachers: { total: number } }>>("GET", `/graphql?query=${encodeURIComponent("{ teachers { total } }")}`, {
-      headers: { "x-user-role": "teacher" },
-    });
+    const res = await t.http<GraphQLBody<{ teachers: { total: number } }>>(
+      "GET",
+      `/graphql?query=${encodeURIComponent("{ teachers { total } }")}`,
+      {
+        headers: { "x-user-role": "teacher" },
+      },
+    );
     expect(res.status).toBe(200);
     expect(res.body.data!.teachers.total).toBe(1);
   });
@@ -58,20 +62,28 @@ describe("HTTP failures before GraphQL runs", () => {
   });
 
   it("when /graphql receives malformed JSON, then it answers 400 with a GraphQL error coded BAD_REQUEST", async () => {
-    const res = await t.http<GraphQLBody>("POST", "/graphql", { rawBody: '{"query": "{ teachers { total } }"', headers: { "x-user-role": "admin" } });
+    const res = await t.http<GraphQLBody>("POST", "/graphql", {
+      rawBody: '{"query": "{ teachers { total } }"',
+      headers: { "x-user-role": "admin" },
+    });
     expect(res.status).toBe(400);
     expect(res.body.errors![0].extensions!.code).toBe("BAD_REQUEST");
     expect(res.body.errors![0].message).toMatch(/malformed JSON/);
   });
 
   it("when /graphql receives a body over 1 MiB, then it answers 413 with a GraphQL error", async () => {
-    const res = await t.http<GraphQLBody>("POST", "/graphql", { rawBody: JSON.stringify({ query: `{ teachers { total } } #${"x".repeat(1024 * 1024)}` }) });
+    const res = await t.http<GraphQLBody>("POST", "/graphql", {
+      rawBody: JSON.stringify({ query: `{ teachers { total } } #${"x".repeat(1024 * 1024)}` }),
+    });
     expect(res.status).toBe(413);
     expect(res.body.errors![0].extensions!.code).toBe("BAD_REQUEST");
   });
 
   it("when a GraphQL document has a syntax error, then it is an ordinary GraphQL error", async () => {
-    const res = await t.http<GraphQLBody>("POST", "/graphql", { body: { query: "{ teachers { total }" }, headers: { "x-user-role": "admin" } });
+    const res = await t.http<GraphQLBody>("POST", "/graphql", {
+      body: { query: "{ teachers { total }" },
+      headers: { "x-user-role": "admin" },
+    });
     expect(res.status).toBe(400);
     expect(res.body.errors![0].extensions!.code).toBe("GRAPHQL_PARSE_FAILED");
   });
@@ -94,7 +106,8 @@ describe("query limits", () => {
   });
 
   it("when a query nests deeper than allowed, then it is rejected before it runs", async () => {
-    const query = "{ projects { items { teacher { projects { teacher { projects { teacher { projects { teacher { teacher_id } } } } } } } } } }";
+    const query =
+      "{ projects { items { teacher { projects { teacher { projects { teacher { projects { teacher { teacher_id } } } } } } } } } }";
     const res = await t.http<GraphQLBody>("POST", "/graphql", { body: { query }, headers: { "x-user-role": "admin" } });
     expect(res.status).toBe(400);
     expect(res.body.errors![0].message).toMatch(/depth limit/i);

@@ -73,7 +73,8 @@ describe("a stalled or vanished database", () => {
     });
     return { status: res.status, body: (await res.json()) as TeacherDocumentBody };
   };
-  const createTeacher = () => graphql('mutation { createTeacher(input: { teacher_name: "Ada" }) { success code message data { teacher_id } } }');
+  const createTeacher = () =>
+    graphql('mutation { createTeacher(input: { teacher_name: "Ada" }) { success code message data { teacher_id } } }');
   const readTeacher = () => graphql("{ teacher(teacherId: 1) { teacher_id } }");
   const renameTeacher = async () => {
     const res = await fetch(`${url}/teachers/1`, {
@@ -105,7 +106,11 @@ describe("a stalled or vanished database", () => {
       // Each of these would wait for as long as the database stays paused without the driver's timeouts.
       const mutation = await createTeacher();
       expect(mutation.status).toBe(200);
-      expect(mutation.body.data!.createTeacher).toMatchObject({ success: false, code: "INTERNAL_SERVER_ERROR", data: null });
+      expect(mutation.body.data!.createTeacher).toMatchObject({
+        success: false,
+        code: "INTERNAL_SERVER_ERROR",
+        data: null,
+      });
       expect(mutation.body.data!.createTeacher.message).not.toMatch(LEAKS);
 
       const query = await readTeacher();
@@ -120,7 +125,11 @@ describe("a stalled or vanished database", () => {
       expect(await ready()).toBe(503);
       const readiness = await fetch(`${url}/readyz`);
       expect(readiness.status).toBe(503);
-      expect(await readiness.json()).toMatchObject({ success: false, code: "INTERNAL_SERVER_ERROR", status: "unavailable" });
+      expect(await readiness.json()).toMatchObject({
+        success: false,
+        code: "INTERNAL_SERVER_ERROR",
+        status: "unavailable",
+      });
       // /healthz does not depend on the database.
       expect((await fetch(`${url}/healthz`)).status).toBe(200);
     } finally {

@@ -14,7 +14,11 @@ async function post(t: TestApp, path: string, headers: Record<string, string>, b
     headers: { "content-type": "application/json", ...headers },
     body: JSON.stringify(body),
   });
-  return { status: response.status, retryAfter: response.headers.get("retry-after"), body: (await response.json()) as TeacherDocumentBody & RestBody };
+  return {
+    status: response.status,
+    retryAfter: response.headers.get("retry-after"),
+    body: (await response.json()) as TeacherDocumentBody & RestBody,
+  };
 }
 
 describe("rate limit (header mode)", () => {
@@ -39,14 +43,24 @@ describe("rate limit (header mode)", () => {
     expect(refused.status).toBe(429);
     expect(Number(refused.retryAfter)).toBeGreaterThan(0);
     expect(refused.body).toEqual({
-      errors: [{ message: expect.stringMatching(/^Rate limit of 3 requests per minute exceeded/), extensions: { code: "TOO_MANY_REQUESTS" } }],
+      errors: [
+        {
+          message: expect.stringMatching(/^Rate limit of 3 requests per minute exceeded/),
+          extensions: { code: "TOO_MANY_REQUESTS" },
+        },
+      ],
     });
   });
 
   it("when a caller exceeds the limit on a REST route, then it gets 429 with the error envelope and nothing changes", async () => {
-    const created = await post(t, "/graphql", { "x-user-role": "admin", "x-user-id": "setup" }, {
-      query: 'mutation { createTeacher(input: { teacher_name: "Ada" }) { data { teacher_id } } }',
-    });
+    const created = await post(
+      t,
+      "/graphql",
+      { "x-user-role": "admin", "x-user-id": "setup" },
+      {
+        query: 'mutation { createTeacher(input: { teacher_name: "Ada" }) { data { teacher_id } } }',
+      },
+    );
     const id = created.body.data!.createTeacher.data!.teacher_id;
     const headers = { "x-user-role": "admin", "x-user-id": "rest-caller" };
     for (let i = 0; i < LIMIT; i++) {

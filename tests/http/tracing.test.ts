@@ -50,7 +50,9 @@ describe("OpenTelemetry tracing", () => {
     expect(server[0].parentSpanId).toBeUndefined();
 
     const graphql = trace.filter((s) => s.scope === "@opentelemetry/instrumentation-graphql");
-    expect(graphql.map((s) => s.name)).toEqual(expect.arrayContaining(["graphql.parse", "graphql.validate", "mutation Traced"]));
+    expect(graphql.map((s) => s.name)).toEqual(
+      expect.arrayContaining(["graphql.parse", "graphql.validate", "mutation Traced"]),
+    );
     const mongodb = trace.filter((s) => s.scope === "@opentelemetry/instrumentation-mongodb");
     expect(mongodb.map((s) => s.name)).toEqual(expect.arrayContaining(["insert teachers"]));
     expect(trace.some((s) => s.scope === "@fastify/otel" && s.attributes["http.route"] === "/graphql")).toBe(true);

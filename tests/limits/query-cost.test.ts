@@ -67,7 +67,9 @@ describe("query cost limit", () => {
   }
 
   it("when the reported query (100 projects x 20 teacher projects x 20 teacher projects) is sent, then it is refused with 400 before any database command", async () => {
-    const { res, commands } = await watchingCommands(() => t.gql(NestedTeacherProjectsDocument, { teacherId: 1 }, STUDENT));
+    const { res, commands } = await watchingCommands(() =>
+      t.gql(NestedTeacherProjectsDocument, { teacherId: 1 }, STUDENT),
+    );
     expectRefused(res, 214_301);
     expect(commands).toEqual([]);
   });
@@ -88,10 +90,18 @@ describe("query cost limit", () => {
   });
 
   it("when the limits come from variables, then the cost counts them: 100 teachers x 100 projects is refused, 100 x 20 answered", async () => {
-    const big = await t.gql(TeachersWithProjectPagesDocument, { limit: 100, projectsOffset: 0, projectsLimit: 100 }, STUDENT);
+    const big = await t.gql(
+      TeachersWithProjectPagesDocument,
+      { limit: 100, projectsOffset: 0, projectsLimit: 100 },
+      STUDENT,
+    );
     expectRefused(big, 20_301);
 
-    const small = await t.gql(TeachersWithProjectPagesDocument, { limit: 100, projectsOffset: 0, projectsLimit: 20 }, STUDENT);
+    const small = await t.gql(
+      TeachersWithProjectPagesDocument,
+      { limit: 100, projectsOffset: 0, projectsLimit: 20 },
+      STUDENT,
+    );
     expect(small.status).toBe(200);
     expect(small.errors).toBeUndefined();
     expect(small.data!.teachers.items).toHaveLength(25);
@@ -144,7 +154,8 @@ describe("query cost limit", () => {
     expect(queryCost(schema, TeachersPageWithProjectsDocument, {})).toBe(4_561);
     expect(queryCost(schema, ProjectsWithTeacherProjectPagesDocument, { teacherId: 1 })).toBe(9_901);
     expect(queryCost(schema, NestedTeacherProjectsDocument, { teacherId: 1 })).toBe(214_301);
-    const hundredByHundred = "{ projects(limit: 100) { items { project_id teacher { projects(limit: 100) { project_id } } } } }";
+    const hundredByHundred =
+      "{ projects(limit: 100) { items { project_id teacher { projects(limit: 100) { project_id } } } } }";
     expect(queryCost(schema, parse(hundredByHundred))).toBe(10_401);
   });
 });

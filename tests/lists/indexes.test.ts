@@ -72,7 +72,9 @@ function serves(indexKey: Record<string, number>, shape: QueryShape): boolean {
   let equality = 0;
   while (equality < fields.length && shape.filterFields.includes(fields[equality][0])) equality++;
   if (shape.filterFields.length > 0 && equality === 0) return false;
-  return shape.sort.every(([field, dir], i) => fields[equality + i]?.[0] === field && fields[equality + i]?.[1] === dir);
+  return shape.sort.every(
+    ([field, dir], i) => fields[equality + i]?.[0] === field && fields[equality + i]?.[1] === dir,
+  );
 }
 
 /** Every plan stage name anywhere in an explain answer (classic and slot-based plans, find and aggregate). */
@@ -106,7 +108,10 @@ describe("indexes behind the lists", () => {
         teacher_id: project_id % 3 === 0 ? null : (project_id % 20) + 1,
       })),
     );
-    await insertStudents(db, range(1, 200).map((student_id) => ({ student_id, class_code: `C${student_id % 8}` })));
+    await insertStudents(
+      db,
+      range(1, 200).map((student_id) => ({ student_id, class_code: `C${student_id % 8}` })),
+    );
 
     let label = "";
     const client = db.connection.getClient();
@@ -120,11 +125,19 @@ describe("indexes behind the lists", () => {
       const requests: [string, () => Promise<{ errors?: unknown }>][] = [
         ["projects", () => t.gql(ListProjectsDocument, { offset: 20 }, STUDENT)],
         ["projects by company_id", () => t.gql(ListProjectsDocument, { filter: { company_id: 3 } }, STUDENT)],
-        ["projects by project_status", () => t.gql(ListProjectsDocument, { filter: { project_status: "completed" } }, STUDENT)],
+        [
+          "projects by project_status",
+          () => t.gql(ListProjectsDocument, { filter: { project_status: "completed" } }, STUDENT),
+        ],
         ["projects by teacher_id", () => t.gql(ListProjectsDocument, { filter: { teacher_id: 5 } }, STUDENT)],
         [
           "projects by all filters",
-          () => t.gql(ListProjectsDocument, { filter: { company_id: 3, project_status: "completed", teacher_id: 5 } }, STUDENT),
+          () =>
+            t.gql(
+              ListProjectsDocument,
+              { filter: { company_id: 3, project_status: "completed", teacher_id: 5 } },
+              STUDENT,
+            ),
         ],
         ["teachers", () => t.gql(ListTeachersDocument, {}, STUDENT)],
         ["students", () => t.gql(ListStudentsDocument, {}, TEACHER)],
@@ -161,32 +174,35 @@ describe("indexes behind the lists", () => {
     const indexesOf = new Map<string, Record<string, number>[]>();
     for (const model of Object.values(db.models)) {
       const indexes = (await model.collection.indexes()) as { key: Record<string, number> }[];
-      indexesOf.set(model.collection.collectionName, indexes.map((i) => i.key));
+      indexesOf.set(
+        model.collection.collectionName,
+        indexes.map((i) => i.key),
+      );
     }
     const needIndex = shapes.filter((s) => s.filterFields.length > 0 || s.sort.length > 0);
     expect(needIndex.length).toBeGreaterThanOrEqual(15);
     const unserved = needIndex
       .filter((shape) => !(indexesOf.get(shape.collection) ?? []).some((key) => serves(key, shape)))
-      .map((s) => `${s.label} (filter ${s.filterFields.join(",") || "none"}, sort ${s.sort.map(([f]) => f).join(",") || "none"})`);
+      .map(
+        (s) =>
+          `${s.label} (filter ${s.filterFields.join(",") || "none"}, sort ${s.sort.map(([f]) => f).join(",") || "none"})`,
+      );
     expect(unserved).toEqual([]);
   });
 
   // Registered only on a real MongoDB (MONGODB_URI or an embedded mongod), where explain shows index use.
   if (!ON_FERRETDB) {
-    it(
-      "when the captured queries are explained on MongoDB, then each plans an index scan and no collection scan",
-      async () => {
-        const failures: string[] = [];
-        // A count of a whole collection needs no index (and MongoDB may rightly scan it).
-        for (const shape of shapes.filter((s) => s.filterFields.length > 0 || s.sort.length > 0)) {
-          const answer = await db.connection.db!.command({ explain: shape.command, verbosity: "queryPlanner" });
-          const stages = stagesIn(answer);
-          expect(stages.length).toBeGreaterThan(0); // a MongoDB plan, not FerretDB's
-          const indexed = stages.some((s) => /IXSCAN|COUNT_SCAN|DISTINCT_SCAN|IDHACK/.test(s));
-          if (!indexed || stages.includes("COLLSCAN")) failures.push(`${shape.label}: ${stages.join(" < ")}`);
-        }
-        expect(failures).toEqual([]);
-      },
-    );
+    it("when the captured queries are explained on MongoDB, then each plans an index scan and no collection scan", async () => {
+      const failures: string[] = [];
+      // A count of a whole collection needs no index (and MongoDB may rightly scan it).
+      for (const shape of shapes.filter((s) => s.filterFields.length > 0 || s.sort.length > 0)) {
+        const answer = await db.connection.db!.command({ explain: shape.command, verbosity: "queryPlanner" });
+        const stages = stagesIn(answer);
+        expect(stages.length).toBeGreaterThan(0); // a MongoDB plan, not FerretDB's
+        const indexed = stages.some((s) => /IXSCAN|COUNT_SCAN|DISTINCT_SCAN|IDHACK/.test(s));
+        if (!indexed || stages.includes("COLLSCAN")) failures.push(`${shape.label}: ${stages.join(" < ")}`);
+      }
+      expect(failures).toEqual([]);
+    });
   }
 });

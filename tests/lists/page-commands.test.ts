@@ -14,9 +14,15 @@ describe("database commands of a page", () => {
     dbName = testDbName();
     const db = await openDatabase(testMongoUri(), { dbName, monitorCommands: true });
     t = await startTestApp({ db });
-    await insertProjects(db, range(1, 3).map((project_id) => ({ project_id })));
+    await insertProjects(
+      db,
+      range(1, 3).map((project_id) => ({ project_id })),
+    );
     await insertTeachers(db, range(1, 2));
-    await insertStudents(db, range(1, 2).map((student_id) => ({ student_id, class_code: "A1" })));
+    await insertStudents(
+      db,
+      range(1, 2).map((student_id) => ({ student_id, class_code: "A1" })),
+    );
   });
   afterAll(async () => {
     await t.app.close();

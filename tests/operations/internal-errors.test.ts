@@ -35,7 +35,10 @@ describe("internal errors", () => {
   it.each<[string, () => Promise<GraphQLResponse<Record<string, Envelope>>>]>([
     ["createProject", () => t.gql(CreateProjectDocument, { input: projectInput() }, ADMIN)],
     ["assignTeacher", () => t.gql(AssignTeacherDocument, { projectId: 1, input: { new_teacher_id: 1 } }, ADMIN)],
-    ["updateProjectStatus", () => t.gql(UpdateProjectStatusDocument, { projectId: 1, input: { project_status: "done" } }, ADMIN)],
+    [
+      "updateProjectStatus",
+      () => t.gql(UpdateProjectStatusDocument, { projectId: 1, input: { project_status: "done" } }, ADMIN),
+    ],
     ["updateTeacher", () => t.gql(UpdateTeacherDocument, { teacherId: 1, input: { teacher_name: "Name" } }, ADMIN)],
     ["updateStudent", () => t.gql(UpdateStudentDocument, { studentId: 1, input: { student_name: "Name" } }, ADMIN)],
     ["createTeacher", () => t.gql(CreateTeacherDocument, { input: { teacher_name: "Name" } }, ADMIN)],

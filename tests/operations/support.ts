@@ -92,7 +92,11 @@ export function expectFailure<T extends Record<string, Envelope>>(
   if (mentions !== undefined) expect(payload.message).toMatch(mentions);
   expect(payload.errors!.length).toBeGreaterThan(0);
   const [first] = payload.errors!;
-  expect({ ...first, field: typeof first.field === "string" || first.field === null }).toEqual({ field: true, message: payload.message, code });
+  expect({ ...first, field: typeof first.field === "string" || first.field === null }).toEqual({
+    field: true,
+    message: payload.message,
+    code,
+  });
   return payload;
 }
 

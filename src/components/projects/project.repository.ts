@@ -16,7 +16,13 @@ import type { IdAllocator } from "../../db/id-allocator";
 import { isDuplicateKeyError } from "../../db/id-allocator";
 import { idKey } from "../../db/id-key";
 import type { RecordOf } from "../../db/record-of";
-import type { ProjectChangeSet, ProjectDoc, ProjectModel, ProjectRevisionDoc, ProjectRevisionModel } from "./project.model";
+import type {
+  ProjectChangeSet,
+  ProjectDoc,
+  ProjectModel,
+  ProjectRevisionDoc,
+  ProjectRevisionModel,
+} from "./project.model";
 
 /** A project as the service hands it out (fields declared once, in ProjectDoc). */
 export type ProjectRecord = RecordOf<ProjectDoc, "name_key">;
@@ -273,7 +279,9 @@ export class ProjectRepository {
     const oldest = Math.max(1, newest - bounds.limit + 1);
     const numbers: number[] = [];
     for (let n = newest; n >= oldest; n--) numbers.push(n);
-    const docs = await Promise.all(numbers.map((n) => this.revisions.findOne({ _id: revisionKey(projectId, n) }).lean()));
+    const docs = await Promise.all(
+      numbers.map((n) => this.revisions.findOne({ _id: revisionKey(projectId, n) }).lean()),
+    );
     // Projects stored before revisions existed have no entry for revision 1.
     return docs.flatMap((doc) => (doc ? [toChangeRecord(doc)] : []));
   }
@@ -285,7 +293,9 @@ export class ProjectRepository {
   private async rollForward(doc: ProjectDoc): Promise<ProjectDoc> {
     let current = doc;
     for (;;) {
-      const next = await this.revisions.findOne({ _id: revisionKey(doc.project_id, (current.revision ?? 1) + 1) }).lean();
+      const next = await this.revisions
+        .findOne({ _id: revisionKey(doc.project_id, (current.revision ?? 1) + 1) })
+        .lean();
       if (!next) break;
       current = applyRevision(current, next);
     }

@@ -24,7 +24,10 @@ export class ProjectResolver {
   }
 
   @Authorized(rolesFor("projects"))
-  @Query(() => ProjectPage, { complexity: listCost, description: "Projects ordered by project_id, optionally filtered" })
+  @Query(() => ProjectPage, {
+    complexity: listCost,
+    description: "Projects ordered by project_id, optionally filtered",
+  })
   projects(@Args() { filter, offset, limit }: ProjectListArgs, @Ctx() ctx: Context, @Info() info: GraphQLResolveInfo) {
     return ctx.services.projects.list(filter ?? {}, { offset, limit }, { total: selectsField(info, "total") });
   }
@@ -65,8 +68,15 @@ export class ProjectResolver {
     return project.teacher_id == null ? null : ctx.loaders.teacherById.load(project.teacher_id);
   }
 
-  @FieldResolver(() => ProjectChangePage, { complexity: listCost, description: "Every change of this project, newest first" })
-  history(@Root() project: ProjectRecord, @Args() { offset, limit }: PageArgs, @Ctx() ctx: Context): Promise<Page<ProjectChangeRecord>> {
+  @FieldResolver(() => ProjectChangePage, {
+    complexity: listCost,
+    description: "Every change of this project, newest first",
+  })
+  history(
+    @Root() project: ProjectRecord,
+    @Args() { offset, limit }: PageArgs,
+    @Ctx() ctx: Context,
+  ): Promise<Page<ProjectChangeRecord>> {
     return ctx.services.projects.history(project, { offset, limit });
   }
 }

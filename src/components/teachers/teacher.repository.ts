@@ -64,7 +64,12 @@ export class TeacherRepository {
     options: { total: boolean },
   ): Promise<{ items: TeacherRecord[]; has_more: boolean; total?: number }> {
     const [docs, total] = await Promise.all([
-      this.teachers.find().sort({ teacher_id: 1 }).skip(bounds.offset).limit(bounds.limit + 1).lean(),
+      this.teachers
+        .find()
+        .sort({ teacher_id: 1 })
+        .skip(bounds.offset)
+        .limit(bounds.limit + 1)
+        .lean(),
       options.total ? this.teachers.countDocuments() : undefined,
     ]);
     return { items: docs.slice(0, bounds.limit).map(toTeacherRecord), has_more: docs.length > bounds.limit, total };

@@ -47,7 +47,11 @@ export class TeacherResolver {
     complexity: listCost,
     description: "A page of this teacher's projects, ordered by project_id",
   })
-  projects(@Root() teacher: TeacherRecord, @Args() { offset, limit }: PageArgs, @Ctx() ctx: Context): Promise<ProjectRecord[]> {
+  projects(
+    @Root() teacher: TeacherRecord,
+    @Args() { offset, limit }: PageArgs,
+    @Ctx() ctx: Context,
+  ): Promise<ProjectRecord[]> {
     return ctx.loaders.projectsByTeacherId.load({ teacher_id: teacher.teacher_id, offset, limit });
   }
 }
