@@ -164,14 +164,14 @@ const envSchema = z.object({
 const SECRET_VARIABLES = new Set(["AUTH_JWT_SECRET", "METRICS_TOKEN"]);
 
 /** The value of a variable as a configuration error may show it: secrets hidden, a URI's password masked. */
-export function printableValue(name: string, value: string): string {
+function printableValue(name: string, value: string): string {
   if (SECRET_VARIABLES.has(name)) return `${value.length} characters, value hidden`;
   if (name === "MONGODB_URI") return JSON.stringify(maskUriPassword(value));
   return JSON.stringify(value);
 }
 
 /** scheme://user:password@host… → scheme://user:***@host…; greedy to the last "@" so a raw "@" in it leaks nothing. */
-export function maskUriPassword(uri: string): string {
+function maskUriPassword(uri: string): string {
   return uri.replace(/^([^:/?#]+:\/\/[^:@/]*):(.*)@/, "$1:***@");
 }
 

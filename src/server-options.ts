@@ -11,7 +11,7 @@ import { envelopeReply } from "./rest/error-status";
 import { ErrorCode } from "./shared/errors";
 
 /** The time limits of the HTTP server, in milliseconds (README "Time limits and failure"). */
-export const HTTP_TIMEOUTS = {
+const HTTP_TIMEOUTS = {
   /** From the first byte of a request's headers until they are complete. */
   headersTimeoutMs: 10_000,
   /** From the first byte of a request until its whole body has arrived; then 408 and the connection closes. */
@@ -25,7 +25,7 @@ export const HTTP_TIMEOUTS = {
 } as const;
 
 /** Node's limit for the request line and headers together; more is 431. */
-export const MAX_HEADER_BYTES = 16 * 1024;
+const MAX_HEADER_BYTES = 16 * 1024;
 
 const MAX_PARAM_LENGTH = 100;
 

@@ -21,7 +21,7 @@ export interface EmbeddedDatabase {
 }
 
 /** A mongod that needs no download: MONGOMS_SYSTEM_BINARY, mongod on PATH, or mongodb-memory-server's cache. */
-export async function findLocalMongod(): Promise<string | undefined> {
+async function findLocalMongod(): Promise<string | undefined> {
   const { mongodSystemBinary, mongodVersion } = loadToolConfig();
   if (mongodSystemBinary) return mongodSystemBinary;
   const onPath = findOnPath("mongod");
@@ -33,7 +33,7 @@ export async function findLocalMongod(): Promise<string | undefined> {
   }
 }
 
-export async function chooseEmbeddedKind(
+async function chooseEmbeddedKind(
   mode: "auto" | "mongod" | "ferretdb",
 ): Promise<{ kind: "mongod" | "ferretdb"; reason: string; mongodBinary?: string }> {
   if (mode === "ferretdb") return { kind: "ferretdb", reason: "EMBEDDED_DB=ferretdb" };

@@ -15,7 +15,7 @@ const START_TIMEOUT_MS = 30_000;
 const STOP_TIMEOUT_MS = 8_000;
 
 /** The cache folder shared by every clone on this machine (PROJECT_SERVICE_CACHE overrides it; see config.ts). */
-export function cacheRoot(): string {
+function cacheRoot(): string {
   return loadToolConfig().cacheDir;
 }
 
@@ -45,7 +45,7 @@ export function findOnPath(command: string): string | undefined {
 }
 
 /** Builds the FerretDB program unless the cache already holds it; reports progress while building. */
-export async function ensureFerretDbBinary(progress: Progress): Promise<string> {
+async function ensureFerretDbBinary(progress: Progress): Promise<string> {
   const binary = ferretDbBinaryPath();
   if (fs.existsSync(binary)) return binary;
   if (!hasGo()) {

@@ -19,7 +19,7 @@ import { withoutRuntimeText } from "../http/error-handler";
 import { getSchema } from "./schema";
 
 /** Tokens one GraphQL document may hold; the largest query in the README has about 100. */
-export const MAX_TOKENS = 2000;
+const MAX_TOKENS = 2000;
 
 export function createApolloServer(options: {
   logger: Logger;
@@ -71,7 +71,7 @@ export function createApolloServer(options: {
  * Errors of queries (mutations answer with their payload): domain errors keep their code and message, internal
  * ones are logged and masked; errors of the document itself (syntax, validation) pass as Apollo formats them.
  */
-export function formatError(formatted: GraphQLFormattedError, error: unknown, logger: Logger): GraphQLFormattedError {
+function formatError(formatted: GraphQLFormattedError, error: unknown, logger: Logger): GraphQLFormattedError {
   const original = unwrapResolverError(error);
   const fromResolver = error instanceof GraphQLError && error.path !== undefined;
   if (!(original instanceof DomainError) && !fromResolver) return withoutRuntimeText(formatted);

@@ -11,7 +11,7 @@ import { packageVersion, servePackageFiles, type PackageFile } from "../http/pac
 export type ExplorerConfig = Pick<Config, "production"> & Partial<Pick<Config, "explorer">>;
 
 /** The headers editor starts with a role, since every operation needs one (contract: roles). */
-export const GRAPHIQL_DEFAULT_HEADERS = { "X-User-Role": "student" };
+const GRAPHIQL_DEFAULT_HEADERS = { "X-User-Role": "student" };
 
 const GRAPHIQL_DEFAULT_QUERY = `# Set the acting role in the Headers tab below:
 # student, teacher or admin. In jwt mode add

@@ -9,7 +9,7 @@ import { collectDefaultMetrics, Counter, Histogram, Registry } from "prom-client
 import { toErrorReply } from "../rest/error-status";
 import { DomainError, ErrorCode } from "../shared/errors";
 
-export const METRICS_PATH = "/metrics";
+const METRICS_PATH = "/metrics";
 
 /** The driver's command monitoring events this reads (a structural type: Mongoose bundles its own driver copy). */
 interface CommandEvent {

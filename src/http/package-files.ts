@@ -18,7 +18,7 @@ export interface PackageFile {
 
 const contents = new Map<string, Buffer>();
 
-export function packageDir(packageName: string): string {
+function packageDir(packageName: string): string {
   return path.dirname(require.resolve(`${packageName}/package.json`));
 }
 

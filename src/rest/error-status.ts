@@ -36,7 +36,7 @@ export interface ErrorBody {
 }
 
 /** The body of a failure with one problem that belongs to no field. */
-export function errorBody(code: ErrorCode, message: string): ErrorBody {
+function errorBody(code: ErrorCode, message: string): ErrorBody {
   return { success: false, message, code, errors: [{ field: null, message, code }] };
 }
 

@@ -24,7 +24,7 @@ export interface RestPluginOptions {
   authenticator: Authenticator;
 }
 
-export const REST_ROUTES: readonly RestRoute[] = [...projectRoutes, ...teacherRoutes, ...studentRoutes];
+const REST_ROUTES: readonly RestRoute[] = [...projectRoutes, ...teacherRoutes, ...studentRoutes];
 
 /** 413 and 415 come from body parsing, so every route with a body can answer them. */
 function errorStatuses(route: RestRoute): number[] {

@@ -62,7 +62,7 @@ function collapseNullable(node: JsonNode): JsonNode {
 }
 
 /** The JSON schema of a zod input shape: types, required and unknown fields, descriptions. */
-export function bodySchema<S extends z.ZodType>(schema: S): BodySchema<z.input<S>> {
+function bodySchema<S extends z.ZodType>(schema: S): BodySchema<z.input<S>> {
   const { $schema: _dialect, ...json } = z.toJSONSchema(schema, {
     io: "input",
     // Refinements and transforms are value rules; the shape around them is what is kept.

@@ -7,7 +7,7 @@ import os from "node:os";
 import path from "node:path";
 import { chromium, type BrowserContext, type Page } from "playwright-core";
 
-export const CHROMIUM_PATH = "/usr/bin/chromium";
+const CHROMIUM_PATH = "/usr/bin/chromium";
 
 /** Where tests leave what a person may want to look at (screenshots); git-ignored. */
 export const OUTPUT_DIR = path.resolve(__dirname, "../output");

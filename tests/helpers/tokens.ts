@@ -2,9 +2,9 @@
 import type { AuthConfig } from "../../src/config";
 import { mintDevToken } from "../../src/auth/dev-token";
 
-export const TEST_SECRET = "test-secret-of-at-least-thirty-two-bytes!";
-export const TEST_ISSUER = "https://issuer.test";
-export const TEST_AUDIENCE = "project-service-tests";
+const TEST_SECRET = "test-secret-of-at-least-thirty-two-bytes!";
+const TEST_ISSUER = "https://issuer.test";
+const TEST_AUDIENCE = "project-service-tests";
 
 export const JWT_AUTH: AuthConfig = { mode: "jwt", secret: TEST_SECRET, issuer: TEST_ISSUER, audience: TEST_AUDIENCE };
 

@@ -47,7 +47,7 @@ export class Project implements ProjectRecord {
 }
 
 @ObjectType({ description: "One field of a change: its value before and after, as text (null: none)" })
-export class FieldChange {
+class FieldChange {
   @Field()
   field!: string;
 
