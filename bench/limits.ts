@@ -9,13 +9,15 @@ import os from "node:os";
 import path from "node:path";
 import { parse } from "graphql";
 import { openDatabase } from "../src/db/database";
+import { loadBenchConfig } from "../src/config";
 import { startEmbeddedDatabase, type EmbeddedDatabase } from "../src/db/embedded";
 import { MAX_QUERY_COST, queryCost } from "../src/graphql/query-cost";
 import { getSchema } from "../src/graphql/schema";
 import { seedDatabase } from "../src/seed/seed";
 import { createServices } from "../src/services";
 
-const RUNS = Number(process.env.BENCH_RUNS ?? 10);
+const BENCH = loadBenchConfig();
+const RUNS = BENCH.runs;
 const IDLE_MS = 2000;
 const HEAVY_PROJECTS = 150;
 
@@ -38,7 +40,12 @@ function cases(heavyTeacher: number): Case[] {
   return [
     { name: "no query: /healthz alone (baseline)", query: "", expectStatus: 200, runs: 0 },
     { name: "reported query (refused)", query: `{ ${reported} }`, expectStatus: 400, runs: 3 * RUNS },
-    { name: "reported query, three aliases (refused)", query: `{ a: ${reported} b: ${reported} c: ${reported} }`, expectStatus: 400, runs: 3 * RUNS },
+    {
+      name: "reported query, three aliases (refused)",
+      query: `{ a: ${reported} b: ${reported} c: ${reported} }`,
+      expectStatus: 400,
+      runs: 3 * RUNS,
+    },
     {
       name: "100 projects with their teacher, every field",
       query: `{ projects(limit: 100) { total offset limit has_more items { ${PROJECT_FIELDS} teacher { teacher_id teacher_name } } } }`,
@@ -97,14 +104,27 @@ async function startService(uri: string): Promise<{ base: string; child: ChildPr
   const port = await freePort();
   const env: NodeJS.ProcessEnv = {};
   for (const [key, value] of Object.entries(process.env)) {
-    if (!/^(AUTH_|NODE_ENV$|PORT$|HOST$|MONGODB_URI$|PROJECT_STATUS_WORKFLOW$|LOG_LEVEL$|RATE_LIMIT)/.test(key)) env[key] = value;
+    if (!/^(AUTH_|NODE_ENV$|PORT$|HOST$|MONGODB_URI$|PROJECT_STATUS_WORKFLOW$|LOG_LEVEL$|RATE_LIMIT)/.test(key))
+      env[key] = value;
   }
-  Object.assign(env, { PORT: String(port), HOST: "127.0.0.1", MONGODB_URI: uri, LOG_LEVEL: "error", RATE_LIMIT_PER_MINUTE: "0" });
-  const child = spawn(process.execPath, [path.join(__dirname, "..", "src", "index.js")], { env, stdio: ["ignore", "ignore", "inherit"] });
+  Object.assign(env, {
+    PORT: String(port),
+    HOST: "127.0.0.1",
+    MONGODB_URI: uri,
+    LOG_LEVEL: "error",
+    RATE_LIMIT_PER_MINUTE: "0",
+  });
+  const child = spawn(process.execPath, [path.join(__dirname, "..", "src", "index.js")], {
+    env,
+    stdio: ["ignore", "ignore", "inherit"],
+  });
   const base = `http://127.0.0.1:${port}`;
   for (let i = 0; i < 300; i++) {
     if (child.exitCode !== null) throw new Error(`the service exited with code ${child.exitCode}`);
-    const ok = await fetch(`${base}/readyz`).then((r) => r.ok, () => false);
+    const ok = await fetch(`${base}/readyz`).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (ok) return { base, child };
     await sleep(100);
   }
@@ -125,7 +145,8 @@ interface Measured {
   healthPolls: number;
 }
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
 
 async function measure(base: string, c: Case): Promise<Measured> {
   const post = async () => {
@@ -193,11 +214,11 @@ async function measure(base: string, c: Case): Promise<Measured> {
 async function main(): Promise<void> {
   let embedded: EmbeddedDatabase | undefined;
   let dataDir: string | undefined;
-  let uri = process.env.MONGODB_URI;
+  let uri = BENCH.mongodbUri;
   if (!uri) {
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "project-service-bench-limits-"));
     embedded = await startEmbeddedDatabase({
-      mode: (process.env.EMBEDDED_DB as "auto" | "mongod" | "ferretdb") ?? "auto",
+      mode: BENCH.embeddedDb,
       dataDir,
       progress: (m) => process.stderr.write(`${m}\n`),
     });
@@ -227,7 +248,10 @@ async function main(): Promise<void> {
       }),
     );
   }
-  const [projects, teachers] = await Promise.all([db.models.Project.countDocuments(), db.models.Teacher.countDocuments()]);
+  const [projects, teachers] = await Promise.all([
+    db.models.Project.countDocuments(),
+    db.models.Teacher.countDocuments(),
+  ]);
 
   const { base, child } = await startService(dbUri.toString());
   const results: Measured[] = [];
@@ -248,7 +272,10 @@ async function main(): Promise<void> {
   process.stdout.write(
     `\nDatabase: ${embedded ? embedded.description : "MONGODB_URI"}; ${projects} projects, ${teachers} teachers ` +
       `(seed + one teacher with ${HEAVY_PROJECTS}); max cost ${MAX_QUERY_COST}; node ${process.version}; ${os.cpus().length} cores; ` +
-      `load average ${os.loadavg().map((l) => l.toFixed(1)).join(" ")}\n\n`,
+      `load average ${os
+        .loadavg()
+        .map((l) => l.toFixed(1))
+        .join(" ")}\n\n`,
   );
   process.stdout.write(
     "| query | cost | HTTP | runs | p50 ms | max ms | answer bytes | /healthz p50 / p95 / max ms (polls) |\n|---|---|---|---|---|---|---|---|\n",

@@ -13,13 +13,15 @@ import pino from "pino";
 import { createApp } from "../src/app";
 import { EMBEDDED_FERRETDB_POOL_SIZE } from "../src/db/configured-database";
 import { openDatabase, type Database } from "../src/db/database";
+import { loadBenchConfig } from "../src/config";
 import { startEmbeddedDatabase, type EmbeddedDatabase } from "../src/db/embedded";
 
-const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 10);
-const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 400);
+const BENCH = loadBenchConfig();
+const CONCURRENCY = BENCH.concurrency;
+const REQUESTS = BENCH.requests;
 const TEACHERS = 20;
-const PROJECTS = Number(process.env.BENCH_PROJECTS ?? 0);
-const POOL_SIZE_OVERRIDE = process.env.BENCH_POOL_SIZE ? Number(process.env.BENCH_POOL_SIZE) : undefined;
+const PROJECTS = BENCH.projects;
+const POOL_SIZE_OVERRIDE = BENCH.poolSize;
 /** Projects stored when the scenarios after createProject run (seeded + created); the client learns it from argv. */
 let stored = REQUESTS;
 /** Spread over every stored project (a fixed stride, so runs are comparable), each project once. */
@@ -45,7 +47,11 @@ interface ClientRun {
   seconds: number;
 }
 
-type Gql = (query: string, variables: object, role?: string) => Promise<{ data?: Record<string, { success?: boolean }>; errors?: unknown[] }>;
+type Gql = (
+  query: string,
+  variables: object,
+  role?: string,
+) => Promise<{ data?: Record<string, { success?: boolean }>; errors?: unknown[] }>;
 
 /** The scenarios, in order: how many requests and what one request (number i) sends. */
 const SCENARIOS: { name: string; total: number; call: (gql: Gql, i: number) => Promise<boolean> }[] = [
@@ -86,7 +92,9 @@ const SCENARIOS: { name: string; total: number; call: (gql: Gql, i: number) => P
     name: "project (by id)",
     total: REQUESTS,
     call: async (gql, i) => {
-      const r = await gql("query($p:Int!){project(projectId:$p){project_id teacher{teacher_name}}}", { p: spread(i + 1) });
+      const r = await gql("query($p:Int!){project(projectId:$p){project_id teacher{teacher_name}}}", {
+        p: spread(i + 1),
+      });
       return !r.errors && r.data?.project != null;
     },
   },
@@ -110,7 +118,10 @@ const SCENARIOS: { name: string; total: number; call: (gql: Gql, i: number) => P
     name: "projects page of 100 + total + teacher + teacher.projects",
     total: PAGES,
     call: async (gql) => {
-      const r = await gql("{projects(limit:100){total items{project_id teacher{teacher_name projects{project_id}}}}}", {});
+      const r = await gql(
+        "{projects(limit:100){total items{project_id teacher{teacher_name projects{project_id}}}}}",
+        {},
+      );
       return !r.errors;
     },
   },
@@ -167,11 +178,11 @@ function ask(child: ChildProcess, index: number): Promise<ClientRun> {
 async function main(): Promise<void> {
   let embedded: EmbeddedDatabase | undefined;
   let dataDir: string | undefined;
-  let uri = process.env.MONGODB_URI;
+  let uri = BENCH.mongodbUri;
   if (!uri) {
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "project-service-bench-"));
     embedded = await startEmbeddedDatabase({
-      mode: (process.env.EMBEDDED_DB as "auto" | "mongod" | "ferretdb") ?? "auto",
+      mode: BENCH.embeddedDb,
       dataDir,
       progress: (m) => process.stderr.write(`${m}\n`),
     });
@@ -188,7 +199,11 @@ async function main(): Promise<void> {
   const seeded = await seedProjects(db, Math.max(0, PROJECTS - REQUESTS));
   const startCpu = process.cpuUsage();
   const startAt = performance.now();
-  const app = await createApp({ config: { auth: { mode: "header" }, production: false }, logger: pino({ level: "silent" }), db });
+  const app = await createApp({
+    config: { auth: { mode: "header" }, production: false },
+    logger: pino({ level: "silent" }),
+    db,
+  });
   await app.listen({ port: 0, host: "127.0.0.1" });
   const startMs = performance.now() - startAt;
   const startUsed = process.cpuUsage(startCpu);
@@ -219,10 +234,12 @@ async function main(): Promise<void> {
 
   const rssMb = Math.round(process.memoryUsage().rss / 1024 / 1024);
   process.stdout.write(
-    `\nDatabase: ${embedded ? embedded.description : "MONGODB_URI"}; ${seeded + REQUESTS} projects; concurrency ${CONCURRENCY}; pool ${poolSize ?? "default"}; node ${process.version}; ${os.cpus().length} cores; NODE_ENV=${process.env.NODE_ENV ?? "(unset)"}\n`,
+    `\nDatabase: ${embedded ? embedded.description : "MONGODB_URI"}; ${seeded + REQUESTS} projects; concurrency ${CONCURRENCY}; pool ${poolSize ?? "default"}; node ${process.version}; ${os.cpus().length} cores; NODE_ENV=${BENCH.nodeEnv ?? "(unset)"}\n`,
   );
   process.stdout.write(`createApp + listen: ${startMs.toFixed(0)} ms wall, ${startCpuMs.toFixed(0)} ms CPU\n\n`);
-  process.stdout.write("| operation | requests | req/s | p50 ms | p95 ms | p99 ms | service CPU ms/req | failures |\n|---|---|---|---|---|---|---|---|\n");
+  process.stdout.write(
+    "| operation | requests | req/s | p50 ms | p95 ms | p99 ms | service CPU ms/req | failures |\n|---|---|---|---|---|---|---|---|\n",
+  );
   for (const r of results) {
     process.stdout.write(
       `| ${r.name} | ${r.requests} | ${(r.requests / r.seconds).toFixed(0)} | ${r.p50.toFixed(1)} | ${r.p95.toFixed(1)} | ${r.p99.toFixed(1)} | ${r.cpuMs.toFixed(2)} | ${r.failures} |\n`,
@@ -245,7 +262,10 @@ async function main(): Promise<void> {
 async function seedProjects(db: Database, count: number): Promise<number> {
   if (count <= 0) return 0;
   const started = performance.now();
-  const models = db.models as unknown as Record<string, { collection: { insertMany(docs: object[], o: object): Promise<unknown> } }>;
+  const models = db.models as unknown as Record<
+    string,
+    { collection: { insertMany(docs: object[], o: object): Promise<unknown> } }
+  >;
   const at = new Date("2026-01-01T00:00:00Z");
   const statuses = ["active", "planned", "done"];
   for (let from = 1; from <= count; from += 1000) {

@@ -3,6 +3,7 @@
 import { parseArgs } from "node:util";
 import { mintDevToken } from "../src/auth/dev-token";
 import { parseRole } from "../src/auth/roles";
+import { loadConfigOrExit } from "../src/config";
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
@@ -12,8 +13,9 @@ async function main(): Promise<void> {
       expires: { type: "string", default: "8h" },
     },
   });
-  const secret = process.env.AUTH_JWT_SECRET;
-  if (!secret || Buffer.byteLength(secret) < 32) {
+  // The service's own configuration (validated the same way): the token is for that service.
+  const { auth } = loadConfigOrExit();
+  if (auth.mode !== "jwt" || !auth.secret) {
     process.stderr.write("Set AUTH_JWT_SECRET (at least 32 bytes) to the secret the service uses\n");
     process.exit(1);
   }
@@ -24,12 +26,12 @@ async function main(): Promise<void> {
     process.exit(1);
   }
   const token = await mintDevToken({
-    secret,
+    secret: auth.secret,
     sub: values.sub!,
     roles,
     expiresIn: values.expires,
-    issuer: process.env.AUTH_JWT_ISSUER,
-    audience: process.env.AUTH_JWT_AUDIENCE,
+    issuer: auth.issuer,
+    audience: auth.audience,
   });
   process.stdout.write(`${token}\n`);
 }

@@ -68,7 +68,10 @@ function buildIfStale(target, then) {
   const started = Date.now();
   process.stderr.write(`Compiling TypeScript into dist/ (${reason})…\n`);
   const tsc = require.resolve("typescript/bin/tsc", { paths: [ROOT] });
-  const child = spawn(process.execPath, [tsc, "-p", path.join(ROOT, "tsconfig.build.json")], { cwd: ROOT, stdio: "inherit" });
+  const child = spawn(process.execPath, [tsc, "-p", path.join(ROOT, "tsconfig.build.json")], {
+    cwd: ROOT,
+    stdio: "inherit",
+  });
   const forward = (signal) => child.kill(signal);
   process.on("SIGTERM", forward);
   process.on("SIGINT", forward);

@@ -20,7 +20,11 @@ async function main(): Promise<void> {
     say(`Seeding database "${db.connection.name}" in ${database.description}${workflow}`);
     const summary = await seedDatabase(createServices(db, config.statusWorkflow), { workflow: config.statusWorkflow });
     for (const line of formatSummary(summary)) say(line);
-    say(summary.teachers.created + summary.students.created + summary.projects.created === 0 ? "Nothing to add." : "Done.");
+    say(
+      summary.teachers.created + summary.students.created + summary.projects.created === 0
+        ? "Nothing to add."
+        : "Done.",
+    );
   } catch (err) {
     process.stderr.write(`Seeding failed: ${(err as Error).message}\n`);
     process.exitCode = 1;

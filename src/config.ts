@@ -1,11 +1,27 @@
-// Configuration: every environment variable of the contract, read and validated once at start.
-// A bad value throws a ConfigError whose message is one line naming the variable and what it accepts.
+// Configuration: every environment variable the service, its scripts and the bench read, validated here and only
+// here (loadConfig for the service; loadToolConfig and loadBenchConfig for what runs without it). A bad value throws
+// a ConfigError whose message is one line naming the variable and what it accepts.
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { z } from "zod";
-import { parseStatusWorkflow, type StatusWorkflow } from "./components/projects/status-workflow";
+import { parseStatusWorkflow, type StatusWorkflow } from "./components/projects";
 
-export const REPO_ROOT = path.resolve(__dirname, __dirname.includes(`${path.sep}dist${path.sep}`) ? "../.." : "..");
+/** The package's root folder (schema/, tools/, .data/): the nearest folder above this module whose package.json is
+ * project-service's, whether this runs from src/ (jest) or dist/src/ (npm start). */
+export const REPO_ROOT = findPackageRoot(__dirname);
+
+function findPackageRoot(start: string): string {
+  for (let dir = start; ; dir = path.dirname(dir)) {
+    try {
+      const { name } = JSON.parse(fs.readFileSync(path.join(dir, "package.json"), "utf8")) as { name?: string };
+      if (name === "project-service") return dir;
+    } catch {
+      // no package.json here (or not JSON): look further up
+    }
+    if (path.dirname(dir) === dir) throw new Error(`project-service's package.json not found above ${start}`);
+  }
+}
 
 export type AuthConfig =
   | { mode: "header" }
@@ -40,6 +56,8 @@ export interface Config {
   otelEndpoint?: string;
   /** Bearer token GET /metrics requires (METRICS_TOKEN); unset: open outside production, closed in production. */
   metricsToken?: string;
+  /** service.name of the exported spans (OTEL_SERVICE_NAME). */
+  otelServiceName: string;
 }
 
 export class ConfigError extends Error {
@@ -112,10 +130,16 @@ const envSchema = z.object({
   DB_TIMEOUT_MS: wholeNumber(5000, 100, 600_000),
   CORS_ORIGINS: optionalString.transform((v, ctx) => {
     if (v === undefined) return undefined;
-    const origins = v.split(",").map((o) => o.trim()).filter((o) => o !== "");
+    const origins = v
+      .split(",")
+      .map((o) => o.trim())
+      .filter((o) => o !== "");
     for (const origin of origins) {
       if (!isOrigin(origin)) {
-        ctx.addIssue({ code: "custom", message: `accepts comma-separated origins such as https://app.example.org ("${origin.slice(0, 80)}" is not one)` });
+        ctx.addIssue({
+          code: "custom",
+          message: `accepts comma-separated origins such as https://app.example.org ("${origin.slice(0, 80)}" is not one)`,
+        });
         return z.NEVER;
       }
     }
@@ -133,20 +157,21 @@ const envSchema = z.object({
   METRICS_TOKEN: optionalString.refine((v) => v === undefined || /^[\x21-\x7e]{16,256}$/.test(v), {
     message: "accepts a bearer token of 16 to 256 printable characters without spaces",
   }),
+  OTEL_SERVICE_NAME: optionalString,
 });
 
 /** Variables whose value a configuration error must not print. */
 const SECRET_VARIABLES = new Set(["AUTH_JWT_SECRET", "METRICS_TOKEN"]);
 
 /** The value of a variable as a configuration error may show it: secrets hidden, a URI's password masked. */
-export function printableValue(name: string, value: string): string {
+function printableValue(name: string, value: string): string {
   if (SECRET_VARIABLES.has(name)) return `${value.length} characters, value hidden`;
   if (name === "MONGODB_URI") return JSON.stringify(maskUriPassword(value));
   return JSON.stringify(value);
 }
 
 /** scheme://user:password@host… → scheme://user:***@host…; greedy to the last "@" so a raw "@" in it leaks nothing. */
-export function maskUriPassword(uri: string): string {
+function maskUriPassword(uri: string): string {
   return uri.replace(/^([^:/?#]+:\/\/[^:@/]*):(.*)@/, "$1:***@");
 }
 
@@ -171,14 +196,7 @@ function isHttpUrl(value: string): boolean {
 
 /** Reads and validates the configuration; throws ConfigError with one line on the first bad variable. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const parsed = envSchema.safeParse(env);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const name = String(issue.path[0]);
-    const got = env[name];
-    throw new ConfigError(`Invalid ${name}${got === undefined ? "" : ` (${printableValue(name, got)})`}: ${issue.message}`);
-  }
-  const e = parsed.data;
+  const e = parseEnv(envSchema, env);
   const production = e.NODE_ENV === "production";
 
   let auth: AuthConfig;
@@ -236,6 +254,95 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     explorer: e.EXPLORER,
     otelEndpoint: e.OTEL_EXPORTER_OTLP_ENDPOINT,
     metricsToken: e.METRICS_TOKEN,
+    otelServiceName: e.OTEL_SERVICE_NAME ?? "project-service",
+  };
+}
+
+/** Parses env with a schema; throws ConfigError with one line on the first bad variable. */
+function parseEnv<S extends z.ZodType>(schema: S, env: NodeJS.ProcessEnv): z.output<S> {
+  const parsed = schema.safeParse(env);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  const name = String(issue.path[0]);
+  const got = env[name];
+  throw new ConfigError(
+    `Invalid ${name}${got === undefined ? "" : ` (${printableValue(name, got)})`}: ${issue.message}`,
+  );
+}
+
+// ---- Without the service: the embedded database (tests' global setup, the bench) and the bench's own knobs.
+
+/** Where the embedded database comes from; read by src/db/embedded.ts and ferretdb.ts, tests' setup and the bench. */
+export interface ToolConfig {
+  /** MONGODB_URI: an external database instead of an embedded one. */
+  mongodbUri?: string;
+  embeddedDb: Config["embeddedDb"];
+  /** The cache of the built FerretDB program: PROJECT_SERVICE_CACHE, else $XDG_CACHE_HOME/project-service, else
+   * ~/.cache/project-service. */
+  cacheDir: string;
+  /** MONGOMS_SYSTEM_BINARY: a mongod to use instead of searching PATH and mongodb-memory-server's cache. */
+  mongodSystemBinary?: string;
+  /** MONGOMS_VERSION: the mongod version to look for in mongodb-memory-server's cache. */
+  mongodVersion?: string;
+}
+
+const toolEnvSchema = z.object({
+  MONGODB_URI: envSchema.shape.MONGODB_URI,
+  EMBEDDED_DB: envSchema.shape.EMBEDDED_DB,
+  PROJECT_SERVICE_CACHE: optionalString,
+  XDG_CACHE_HOME: optionalString,
+  MONGOMS_SYSTEM_BINARY: optionalString,
+  MONGOMS_VERSION: optionalString,
+});
+
+export function loadToolConfig(env: NodeJS.ProcessEnv = process.env): ToolConfig {
+  const e = parseEnv(toolEnvSchema, env);
+  return {
+    mongodbUri: e.MONGODB_URI,
+    embeddedDb: e.EMBEDDED_DB,
+    cacheDir: e.PROJECT_SERVICE_CACHE
+      ? path.resolve(e.PROJECT_SERVICE_CACHE)
+      : path.join(e.XDG_CACHE_HOME ?? path.join(os.homedir(), ".cache"), "project-service"),
+    mongodSystemBinary: e.MONGOMS_SYSTEM_BINARY,
+    mongodVersion: e.MONGOMS_VERSION,
+  };
+}
+
+/** npm run bench / bench:limits (bench/run.ts, bench/limits.ts). */
+export interface BenchConfig extends ToolConfig {
+  /** BENCH_CONCURRENCY: requests in flight at once (default 10). */
+  concurrency: number;
+  /** BENCH_REQUESTS: requests per measured operation (default 400). */
+  requests: number;
+  /** BENCH_PROJECTS: projects in the database while measuring (default: just those the bench creates). */
+  projects: number;
+  /** BENCH_POOL_SIZE: the connection pool instead of the service's choice. */
+  poolSize?: number;
+  /** BENCH_RUNS: runs per query in bench:limits (default 10). */
+  runs: number;
+  /** NODE_ENV, only printed with the results. */
+  nodeEnv?: string;
+}
+
+const benchEnvSchema = toolEnvSchema.extend({
+  BENCH_CONCURRENCY: wholeNumber(10, 1, 1000),
+  BENCH_REQUESTS: wholeNumber(400, 1, 1_000_000),
+  BENCH_PROJECTS: wholeNumber(0, 0, 10_000_000),
+  BENCH_POOL_SIZE: wholeNumber(0, 1, 1000),
+  BENCH_RUNS: wholeNumber(10, 1, 10_000),
+  NODE_ENV: optionalString,
+});
+
+export function loadBenchConfig(env: NodeJS.ProcessEnv = process.env): BenchConfig {
+  const e = parseEnv(benchEnvSchema, env);
+  return {
+    ...loadToolConfig(env),
+    concurrency: e.BENCH_CONCURRENCY,
+    requests: e.BENCH_REQUESTS,
+    projects: e.BENCH_PROJECTS,
+    poolSize: e.BENCH_POOL_SIZE === 0 ? undefined : e.BENCH_POOL_SIZE,
+    runs: e.BENCH_RUNS,
+    nodeEnv: e.NODE_ENV,
   };
 }
 

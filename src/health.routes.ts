@@ -7,7 +7,7 @@ import { envelopeReply } from "./rest/error-status";
 import { ErrorCode } from "./shared/errors";
 
 /** How long /readyz waits for the database's ping; the rest of the second is left for answering. */
-export const READY_PING_TIMEOUT_MS = 900;
+const READY_PING_TIMEOUT_MS = 900;
 
 export function registerHealthRoutes(app: FastifyInstance, db: Database): void {
   app.get("/healthz", async () => ({ status: "ok" }));

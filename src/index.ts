@@ -33,7 +33,9 @@ async function main(): Promise<void> {
       let step = "draining requests";
       // unref: the timer itself must not keep a finished process alive.
       setTimeout(() => {
-        logger.error(`Shutdown did not finish within ${SHUTDOWN_TIMEOUT_MS / 1000} s (still ${step}); exiting with code 1`);
+        logger.error(
+          `Shutdown did not finish within ${SHUTDOWN_TIMEOUT_MS / 1000} s (still ${step}); exiting with code 1`,
+        );
         process.exit(1);
       }, SHUTDOWN_TIMEOUT_MS).unref();
       try {
@@ -50,7 +52,7 @@ async function main(): Promise<void> {
     };
     process.on("SIGTERM", () => void shutdown("SIGTERM"));
     process.on("SIGINT", () => void shutdown("SIGINT"));
-    // Fastify logs this once it listens: the one start-up line, with the real port when PORT=0.
+    // Fastify logs this once it listens: the Ready line that ends the start-up, with the real port when PORT=0.
     await app.listen({
       port: config.port,
       host: config.host,

@@ -13,9 +13,13 @@ export function createLogger(options: { level: string; production: boolean }): L
   };
   if (!options.production && process.stdout.isTTY) {
     // Loaded only here: production and piped output never pay for pino-pretty (and its dependencies) at start.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- lazy on purpose (see above)
     const pretty = require("pino-pretty") as typeof import("pino-pretty");
     // Synchronous pretty stream: no worker thread, lines appear in order with the process's own output.
-    return pino(base, pretty({ colorize: true, translateTime: "HH:MM:ss.l", ignore: "pid,hostname", singleLine: true, sync: true }));
+    return pino(
+      base,
+      pretty({ colorize: true, translateTime: "HH:MM:ss.l", ignore: "pid,hostname", singleLine: true, sync: true }),
+    );
   }
   return pino(base);
 }

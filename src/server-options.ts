@@ -6,12 +6,12 @@
 import http from "node:http";
 import type { Socket } from "node:net";
 import type { FastifyError, FastifyHttpOptions, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { graphqlErrorBody, isGraphqlUrl } from "./graphql/http-errors";
+import { graphqlErrorBody, isGraphqlUrl } from "./http/error-handler";
 import { envelopeReply } from "./rest/error-status";
 import { ErrorCode } from "./shared/errors";
 
 /** The time limits of the HTTP server, in milliseconds (README "Time limits and failure"). */
-export const HTTP_TIMEOUTS = {
+const HTTP_TIMEOUTS = {
   /** From the first byte of a request's headers until they are complete. */
   headersTimeoutMs: 10_000,
   /** From the first byte of a request until its whole body has arrived; then 408 and the connection closes. */
@@ -25,7 +25,7 @@ export const HTTP_TIMEOUTS = {
 } as const;
 
 /** Node's limit for the request line and headers together; more is 431. */
-export const MAX_HEADER_BYTES = 16 * 1024;
+const MAX_HEADER_BYTES = 16 * 1024;
 
 const MAX_PARAM_LENGTH = 100;
 
@@ -68,7 +68,8 @@ function frameworkErrors(err: FastifyError, request: FastifyRequest, reply: Fast
 function clientErrorHandler(this: FastifyInstance, err: NodeJS.ErrnoException, socket: Socket): void {
   if (err.code === "ECONNRESET" || socket.destroyed) return;
   let status = 400;
-  let message = "malformed HTTP request: the request line, a header or the body framing (Content-Length, Transfer-Encoding) is invalid";
+  let message =
+    "malformed HTTP request: the request line, a header or the body framing (Content-Length, Transfer-Encoding) is invalid";
   if (err.code === "HPE_HEADER_OVERFLOW") {
     status = 431;
     message = `request headers are too large (over ${MAX_HEADER_BYTES / 1024} KiB together); send fewer or smaller headers`;

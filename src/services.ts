@@ -1,11 +1,10 @@
 // The domain services of one app instance; stateless, shared by GraphQL and REST.
-import { ProjectService } from "./components/projects";
+import { ProjectService, type StatusWorkflow } from "./components/projects";
+import { ProjectRepository } from "./components/projects/persistence";
 import { StudentService } from "./components/students";
+import { StudentRepository } from "./components/students/persistence";
 import { TeacherService } from "./components/teachers";
-import { ProjectRepository } from "./components/projects/project.repository";
-import type { StatusWorkflow } from "./components/projects/status-workflow";
-import { StudentRepository } from "./components/students/student.repository";
-import { TeacherRepository } from "./components/teachers/teacher.repository";
+import { TeacherRepository } from "./components/teachers/persistence";
 import type { Database } from "./db/database";
 
 export interface Services {
@@ -19,6 +18,10 @@ export function createServices(db: Database, workflow: StatusWorkflow | undefine
   return {
     teachers,
     students: new StudentService(new StudentRepository(db.models.Student, db.ids)),
-    projects: new ProjectService(new ProjectRepository(db.models.Project, db.models.ProjectRevision, db.ids), teachers, workflow),
+    projects: new ProjectService(
+      new ProjectRepository(db.models.Project, db.models.ProjectRevision, db.ids),
+      teachers,
+      workflow,
+    ),
   };
 }

@@ -5,7 +5,7 @@
 // set up before http, fastify, graphql and mongodb load. Without the variable nothing here loads the SDK.
 import type { SpanExporter } from "@opentelemetry/sdk-trace-base";
 import type { NodeTracerProvider } from "@opentelemetry/sdk-trace-node";
-import { ConfigError, loadConfig } from "./config";
+import { ConfigError, loadConfig, type Config } from "./config";
 
 /** Probes and scrapes are not worth a trace each. */
 const UNTRACED_PATHS = new Set(["/healthz", "/readyz", "/metrics"]);
@@ -14,22 +14,36 @@ export interface TracingOptions {
   exporter: SpanExporter;
   /** Export each span as it ends (tests) instead of in batches (the service). */
   immediate?: boolean;
+  /** service.name of the spans (OTEL_SERVICE_NAME in the service's configuration). */
+  serviceName?: string;
 }
 
 /** Registers the tracer provider and the instrumentations; call before the instrumented modules load. */
-export function startTracing({ exporter, immediate = false }: TracingOptions): NodeTracerProvider {
+export function startTracing({
+  exporter,
+  immediate = false,
+  serviceName = "project-service",
+}: TracingOptions): NodeTracerProvider {
   // Required here, not imported at the top: the SDK loads only when tracing is on.
-  const { NodeTracerProvider } = require("@opentelemetry/sdk-trace-node") as typeof import("@opentelemetry/sdk-trace-node");
-  const { BatchSpanProcessor, SimpleSpanProcessor } = require("@opentelemetry/sdk-trace-base") as typeof import("@opentelemetry/sdk-trace-base");
+  /* eslint-disable @typescript-eslint/no-require-imports -- lazy on purpose (see above) */
+  const { NodeTracerProvider } =
+    require("@opentelemetry/sdk-trace-node") as typeof import("@opentelemetry/sdk-trace-node");
+  const { BatchSpanProcessor, SimpleSpanProcessor } =
+    require("@opentelemetry/sdk-trace-base") as typeof import("@opentelemetry/sdk-trace-base");
   const { resourceFromAttributes } = require("@opentelemetry/resources") as typeof import("@opentelemetry/resources");
-  const { registerInstrumentations } = require("@opentelemetry/instrumentation") as typeof import("@opentelemetry/instrumentation");
-  const { HttpInstrumentation } = require("@opentelemetry/instrumentation-http") as typeof import("@opentelemetry/instrumentation-http");
+  const { registerInstrumentations } =
+    require("@opentelemetry/instrumentation") as typeof import("@opentelemetry/instrumentation");
+  const { HttpInstrumentation } =
+    require("@opentelemetry/instrumentation-http") as typeof import("@opentelemetry/instrumentation-http");
   const { FastifyOtelInstrumentation } = require("@fastify/otel") as typeof import("@fastify/otel");
-  const { GraphQLInstrumentation } = require("@opentelemetry/instrumentation-graphql") as typeof import("@opentelemetry/instrumentation-graphql");
-  const { MongoDBInstrumentation } = require("@opentelemetry/instrumentation-mongodb") as typeof import("@opentelemetry/instrumentation-mongodb");
+  const { GraphQLInstrumentation } =
+    require("@opentelemetry/instrumentation-graphql") as typeof import("@opentelemetry/instrumentation-graphql");
+  const { MongoDBInstrumentation } =
+    require("@opentelemetry/instrumentation-mongodb") as typeof import("@opentelemetry/instrumentation-mongodb");
+  /* eslint-enable @typescript-eslint/no-require-imports */
 
   const provider = new NodeTracerProvider({
-    resource: resourceFromAttributes({ "service.name": process.env.OTEL_SERVICE_NAME ?? "project-service" }),
+    resource: resourceFromAttributes({ "service.name": serviceName }),
     spanProcessors: [immediate ? new SimpleSpanProcessor(exporter) : new BatchSpanProcessor(exporter)],
   });
   provider.register();
@@ -39,7 +53,10 @@ export function startTracing({ exporter, immediate = false }: TracingOptions): N
       new HttpInstrumentation({
         ignoreIncomingRequestHook: (request) => UNTRACED_PATHS.has((request.url ?? "").split("?")[0]),
       }),
-      new FastifyOtelInstrumentation({ registerOnInitialization: true, ignorePaths: ({ url }) => UNTRACED_PATHS.has(url) }),
+      new FastifyOtelInstrumentation({
+        registerOnInitialization: true,
+        ignorePaths: ({ url }) => UNTRACED_PATHS.has(url),
+      }),
       new GraphQLInstrumentation({ ignoreResolveSpans: true, mergeItems: true }),
       new MongoDBInstrumentation(),
     ],
@@ -49,16 +66,24 @@ export function startTracing({ exporter, immediate = false }: TracingOptions): N
 
 /** The service's tracing: on when the configuration names an OTLP endpoint (an invalid configuration is reported by src/index.ts). */
 function startConfiguredTracing(): NodeTracerProvider | undefined {
-  let endpoint: string | undefined;
+  let config: Config;
   try {
-    endpoint = loadConfig().otelEndpoint;
+    config = loadConfig();
   } catch (err) {
     if (err instanceof ConfigError) return undefined;
     throw err;
   }
+  const endpoint = config.otelEndpoint;
   if (!endpoint) return undefined;
-  const { OTLPTraceExporter } = require("@opentelemetry/exporter-trace-otlp-http") as typeof import("@opentelemetry/exporter-trace-otlp-http");
-  return startTracing({ exporter: new OTLPTraceExporter({ url: `${endpoint.replace(/\/+$/, "")}/v1/traces` }) });
+  // The exporter, too, loads only when tracing is on.
+  /* eslint-disable @typescript-eslint/no-require-imports */
+  const { OTLPTraceExporter } =
+    require("@opentelemetry/exporter-trace-otlp-http") as typeof import("@opentelemetry/exporter-trace-otlp-http");
+  /* eslint-enable @typescript-eslint/no-require-imports */
+  return startTracing({
+    exporter: new OTLPTraceExporter({ url: `${endpoint.replace(/\/+$/, "")}/v1/traces` }),
+    serviceName: config.otelServiceName,
+  });
 }
 
 export const tracerProvider = startConfiguredTracing();

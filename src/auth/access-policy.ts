@@ -85,6 +85,9 @@ export function authorizeBy(rule: AccessRule | undefined, caller: Caller, name: 
     throw unauthorized(`${name} needs an X-User-Role header of ${rule.roles.join(" or ")}`);
   }
   if (!rule.roles.includes(caller.role)) {
-    throw new DomainError(rule.wrongRole, `${name} is not allowed for role ${caller.role}; allowed roles: ${rule.roles.join(", ")}`);
+    throw new DomainError(
+      rule.wrongRole,
+      `${name} is not allowed for role ${caller.role}; allowed roles: ${rule.roles.join(", ")}`,
+    );
   }
 }

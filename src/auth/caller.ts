@@ -1,6 +1,4 @@
 // Who is calling: the result of authenticating one request, carried in the context of every transport.
 import type { Role } from "./roles";
 
-export type Caller =
-  | { authenticated: true; role?: Role; id?: string }
-  | { authenticated: false; reason: string };
+export type Caller = { authenticated: true; role?: Role; id?: string } | { authenticated: false; reason: string };

@@ -6,10 +6,13 @@ export interface CounterDoc {
   seq: number;
 }
 
-const counterSchema = new Schema<CounterDoc>({ _id: { type: String, required: true }, seq: { type: Number, required: true } }, {
-  versionKey: false,
-  collection: "counters",
-});
+const counterSchema = new Schema<CounterDoc>(
+  { _id: { type: String, required: true }, seq: { type: Number, required: true } },
+  {
+    versionKey: false,
+    collection: "counters",
+  },
+);
 
 export type CounterModel = Model<CounterDoc>;
 

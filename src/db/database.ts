@@ -6,16 +6,16 @@ import {
   createProjectRevisionModel,
   type ProjectModel,
   type ProjectRevisionModel,
-} from "../components/projects/project.model";
-import { createStudentModel, type StudentModel } from "../components/students/student.model";
-import { createTeacherModel, type TeacherModel } from "../components/teachers/teacher.model";
+} from "../components/projects/persistence";
+import { createStudentModel, type StudentModel } from "../components/students/persistence";
+import { createTeacherModel, type TeacherModel } from "../components/teachers/persistence";
 import { createCounterModel, type CounterModel } from "./counter.model";
 import { IdAllocator } from "./id-allocator";
 
-export const DEFAULT_DB_NAME = "project_service";
+const DEFAULT_DB_NAME = "project_service";
 
 /** The longest one database operation may take when the caller names no limit (DB_TIMEOUT_MS's default). */
-export const DEFAULT_DB_TIMEOUT_MS = 5000;
+const DEFAULT_DB_TIMEOUT_MS = 5000;
 
 export interface Models {
   Project: ProjectModel;
@@ -35,7 +35,7 @@ export interface Database {
 }
 
 /** Database name: the one in the URI path if any, else `fallback`. */
-export function dbNameFor(uri: string, fallback = DEFAULT_DB_NAME): string {
+function dbNameFor(uri: string, fallback = DEFAULT_DB_NAME): string {
   const match = /^mongodb(?:\+srv)?:\/\/[^/]+\/([^?]*)/.exec(uri);
   return match && match[1] ? decodeURIComponent(match[1]) : fallback;
 }

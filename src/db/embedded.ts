@@ -5,6 +5,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { DryMongoBinary, MongoMemoryServer } from "mongodb-memory-server-core";
+import { loadToolConfig } from "../config";
 import { findOnPath, hasGo, startFerretDb } from "./ferretdb";
 
 export type Progress = (message: string) => void;
@@ -20,18 +21,19 @@ export interface EmbeddedDatabase {
 }
 
 /** A mongod that needs no download: MONGOMS_SYSTEM_BINARY, mongod on PATH, or mongodb-memory-server's cache. */
-export async function findLocalMongod(): Promise<string | undefined> {
-  if (process.env.MONGOMS_SYSTEM_BINARY) return process.env.MONGOMS_SYSTEM_BINARY;
+async function findLocalMongod(): Promise<string | undefined> {
+  const { mongodSystemBinary, mongodVersion } = loadToolConfig();
+  if (mongodSystemBinary) return mongodSystemBinary;
   const onPath = findOnPath("mongod");
   if (onPath) return onPath;
   try {
-    return await DryMongoBinary.locateBinary({ version: process.env.MONGOMS_VERSION ?? "" } as never);
+    return await DryMongoBinary.locateBinary({ version: mongodVersion ?? "" } as never);
   } catch {
     return undefined;
   }
 }
 
-export async function chooseEmbeddedKind(
+async function chooseEmbeddedKind(
   mode: "auto" | "mongod" | "ferretdb",
 ): Promise<{ kind: "mongod" | "ferretdb"; reason: string; mongodBinary?: string }> {
   if (mode === "ferretdb") return { kind: "ferretdb", reason: "EMBEDDED_DB=ferretdb" };

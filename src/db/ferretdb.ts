@@ -3,10 +3,9 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import crypto from "node:crypto";
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import readline from "node:readline";
-import { REPO_ROOT } from "../config";
+import { loadToolConfig, REPO_ROOT } from "../config";
 import type { EmbeddedDatabase, Progress } from "./embedded";
 
 const SOURCE_DIR = path.join(REPO_ROOT, "tools", "ferretdb");
@@ -15,11 +14,9 @@ const BINARY_NAME = process.platform === "win32" ? "ferretdb-embedded.exe" : "fe
 const START_TIMEOUT_MS = 30_000;
 const STOP_TIMEOUT_MS = 8_000;
 
-/** The cache folder shared by every clone on this machine (override with PROJECT_SERVICE_CACHE). */
-export function cacheRoot(): string {
-  if (process.env.PROJECT_SERVICE_CACHE) return path.resolve(process.env.PROJECT_SERVICE_CACHE);
-  const base = process.env.XDG_CACHE_HOME || path.join(os.homedir(), ".cache");
-  return path.join(base, "project-service");
+/** The cache folder shared by every clone on this machine (PROJECT_SERVICE_CACHE overrides it; see config.ts). */
+function cacheRoot(): string {
+  return loadToolConfig().cacheDir;
 }
 
 /** Where the binary for the current sources lives: keyed by go.sum, go.mod and main.go. */
@@ -48,7 +45,7 @@ export function findOnPath(command: string): string | undefined {
 }
 
 /** Builds the FerretDB program unless the cache already holds it; reports progress while building. */
-export async function ensureFerretDbBinary(progress: Progress): Promise<string> {
+async function ensureFerretDbBinary(progress: Progress): Promise<string> {
   const binary = ferretDbBinaryPath();
   if (fs.existsSync(binary)) return binary;
   if (!hasGo()) {
@@ -107,7 +104,10 @@ export async function startFerretDb(dataDir: string, progress: Progress): Promis
     if (stderr.length > 50) stderr.shift();
   });
   const uri = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error("FerretDB did not report its address within 30s")), START_TIMEOUT_MS);
+    const timer = setTimeout(
+      () => reject(new Error("FerretDB did not report its address within 30s")),
+      START_TIMEOUT_MS,
+    );
     const lines = readline.createInterface({ input: child.stdout! });
     lines.once("line", (line) => {
       clearTimeout(timer);

@@ -6,7 +6,7 @@
 import type { CounterModel } from "./counter.model";
 import { idKey } from "./id-key";
 
-export const DUPLICATE_KEY = 11000;
+const DUPLICATE_KEY = 11000;
 const MAX_ATTEMPTS = 50;
 
 export function isDuplicateKeyError(err: unknown): boolean {

@@ -15,13 +15,18 @@ import type { Context } from "./context";
 import { reportError } from "./error-report";
 import { explorerLandingPage, type ExplorerConfig } from "./explorer";
 import { queryCostPlugin } from "./query-cost";
-import { withoutRuntimeText } from "./http-errors";
+import { withoutRuntimeText } from "../http/error-handler";
 import { getSchema } from "./schema";
 
 /** Tokens one GraphQL document may hold; the largest query in the README has about 100. */
-export const MAX_TOKENS = 2000;
+const MAX_TOKENS = 2000;
 
-export function createApolloServer(options: { logger: Logger; production: boolean; plugins?: ApolloServerPlugin<Context>[]; explorer?: ExplorerConfig["explorer"] }) {
+export function createApolloServer(options: {
+  logger: Logger;
+  production: boolean;
+  plugins?: ApolloServerPlugin<Context>[];
+  explorer?: ExplorerConfig["explorer"];
+}) {
   const armor = new ApolloArmor({
     maxDepth: { n: 8 },
     // Armor's cost limit ignores list sizes; query-cost.ts counts them (limit × item cost) and replaces it.
@@ -66,10 +71,15 @@ export function createApolloServer(options: { logger: Logger; production: boolea
  * Errors of queries (mutations answer with their payload): domain errors keep their code and message, internal
  * ones are logged and masked; errors of the document itself (syntax, validation) pass as Apollo formats them.
  */
-export function formatError(formatted: GraphQLFormattedError, error: unknown, logger: Logger): GraphQLFormattedError {
+function formatError(formatted: GraphQLFormattedError, error: unknown, logger: Logger): GraphQLFormattedError {
   const original = unwrapResolverError(error);
   const fromResolver = error instanceof GraphQLError && error.path !== undefined;
   if (!(original instanceof DomainError) && !fromResolver) return withoutRuntimeText(formatted);
   const domain = reportError(original, logger, String(formatted.path?.[0] ?? "query"));
-  return { message: domain.message, locations: formatted.locations, path: formatted.path, extensions: { code: domain.code } };
+  return {
+    message: domain.message,
+    locations: formatted.locations,
+    path: formatted.path,
+    extensions: { code: domain.code },
+  };
 }

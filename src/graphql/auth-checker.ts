@@ -5,13 +5,16 @@
 // resolvers declare `@Authorized(rolesFor("field"))`, and assertRootFieldRules() refuses a schema whose root field
 // is not in the table, has no @Authorized (type-graphql would run it unchecked), or declares other roles than the
 // table. The checker throws the DomainError itself, so the code (UNAUTHORIZED or FORBIDDEN) and message follow the
-// table; the mutation envelope (mutation-envelope.ts) turns that into a payload, queries get a GraphQL error.
+// table; the mutation envelope (mutation-payloads.ts) turns that into a payload, queries get a GraphQL error.
 import type { GraphQLSchema } from "graphql";
 import { getMetadataStorage, type AuthChecker } from "type-graphql";
 import { authorizeBy, ruleFor, type AccessRule } from "../auth/access-policy";
 import type { Role } from "../auth/roles";
 import { ErrorCode } from "../shared/errors";
 import type { Context } from "./context";
+
+/** A resolver class as type-graphql takes it (any constructor). */
+export type ResolverClass = abstract new (...args: never[]) => object;
 
 const ROOT_TYPES = new Set(["Query", "Mutation", "Subscription"]);
 
@@ -29,7 +32,7 @@ export const authChecker: AuthChecker<Context, Role> = ({ context, info }, decla
 };
 
 /** Throws, naming every offender, unless each root field of the schema has a table rule that it declares. */
-export function assertRootFieldRules(schema: GraphQLSchema, resolvers: readonly Function[]): void {
+export function assertRootFieldRules(schema: GraphQLSchema, resolvers: readonly ResolverClass[]): void {
   const storage = getMetadataStorage();
   const handlers = {
     Query: storage.queries,
@@ -48,14 +51,16 @@ export function assertRootFieldRules(schema: GraphQLSchema, resolvers: readonly 
       }
       // type-graphql fills `roles` while building; undefined means the field has no @Authorized.
       const handler = handlers[type.name as keyof typeof handlers]?.find(
-        (h) => h.schemaName === fieldName && resolvers.includes(h.target),
+        (h) => h.schemaName === fieldName && (resolvers as readonly unknown[]).includes(h.target),
       );
       const declared = handler?.roles as Role[] | undefined;
       const expected = rule.roles === "any" ? [] : rule.roles;
       if (!declared) {
         problems.push(`${where} has no @Authorized(...) declaration`);
       } else if (!sameRoles(declared, expected)) {
-        problems.push(`${where} declares roles [${declared.join(", ")}] but the role table says [${expected.join(", ")}]`);
+        problems.push(
+          `${where} declares roles [${declared.join(", ")}] but the role table says [${expected.join(", ")}]`,
+        );
       }
     }
   }

@@ -11,7 +11,7 @@ import { packageVersion, servePackageFiles, type PackageFile } from "../http/pac
 export type ExplorerConfig = Pick<Config, "production"> & Partial<Pick<Config, "explorer">>;
 
 /** The headers editor starts with a role, since every operation needs one (contract: roles). */
-export const GRAPHIQL_DEFAULT_HEADERS = { "X-User-Role": "student" };
+const GRAPHIQL_DEFAULT_HEADERS = { "X-User-Role": "student" };
 
 const GRAPHIQL_DEFAULT_QUERY = `# Set the acting role in the Headers tab below:
 # student, teacher or admin. In jwt mode add
@@ -38,10 +38,30 @@ function graphiqlFiles(): PackageFile[] {
   const react = packageVersion("react");
   const reactDom = packageVersion("react-dom");
   return [
-    { url: `/graphiql/react-${react}/react.production.min.js`, packageName: "react", file: "umd/react.production.min.js", contentType: "application/javascript; charset=utf-8" },
-    { url: `/graphiql/react-dom-${reactDom}/react-dom.production.min.js`, packageName: "react-dom", file: "umd/react-dom.production.min.js", contentType: "application/javascript; charset=utf-8" },
-    { url: `/graphiql/${graphiql}/graphiql.min.js`, packageName: "graphiql", file: "graphiql.min.js", contentType: "application/javascript; charset=utf-8" },
-    { url: `/graphiql/${graphiql}/graphiql.min.css`, packageName: "graphiql", file: "graphiql.min.css", contentType: "text/css; charset=utf-8" },
+    {
+      url: `/graphiql/react-${react}/react.production.min.js`,
+      packageName: "react",
+      file: "umd/react.production.min.js",
+      contentType: "application/javascript; charset=utf-8",
+    },
+    {
+      url: `/graphiql/react-dom-${reactDom}/react-dom.production.min.js`,
+      packageName: "react-dom",
+      file: "umd/react-dom.production.min.js",
+      contentType: "application/javascript; charset=utf-8",
+    },
+    {
+      url: `/graphiql/${graphiql}/graphiql.min.js`,
+      packageName: "graphiql",
+      file: "graphiql.min.js",
+      contentType: "application/javascript; charset=utf-8",
+    },
+    {
+      url: `/graphiql/${graphiql}/graphiql.min.css`,
+      packageName: "graphiql",
+      file: "graphiql.min.css",
+      contentType: "text/css; charset=utf-8",
+    },
   ];
 }
 

@@ -9,7 +9,12 @@
 // type-graphql writes a field's `complexity` option into the schema's field extensions, where the estimator reads it.
 import type { ApolloServerPlugin } from "@apollo/server";
 import { GraphQLError, type DocumentNode, type GraphQLSchema } from "graphql";
-import { fieldExtensionsEstimator, getComplexity, simpleEstimator, type ComplexityEstimator } from "graphql-query-complexity";
+import {
+  fieldExtensionsEstimator,
+  getComplexity,
+  simpleEstimator,
+  type ComplexityEstimator,
+} from "graphql-query-complexity";
 import { ErrorCode } from "../shared/errors";
 import { PAGE_DEFAULT_LIMIT, PAGE_MAX_LIMIT } from "../shared/pagination";
 
@@ -76,7 +81,9 @@ export function queryCostPlugin<TContext extends object>(maxCost = MAX_QUERY_COS
             cost = queryCost(schema, document, request.variables, operationName);
           } catch (err) {
             if (err instanceof GraphQLError && /number of nodes/.test(err.message)) {
-              throw refused(`Query is too large to run: it has more than ${MAX_QUERY_NODES} fields once fragments are spread`);
+              throw refused(
+                `Query is too large to run: it has more than ${MAX_QUERY_NODES} fields once fragments are spread`,
+              );
             }
             // Variables of the wrong type: execution reports them as GraphQL does, and runs nothing.
             return;

@@ -4,12 +4,12 @@ import path from "node:path";
 import "reflect-metadata";
 import { printSchema, type GraphQLSchema } from "graphql";
 import { buildSchemaSync } from "type-graphql";
-import { ProjectResolver } from "../components/projects/project.resolver";
-import { StudentResolver } from "../components/students/student.resolver";
-import { TeacherResolver } from "../components/teachers/teacher.resolver";
+import { ProjectResolver } from "../components/projects/graphql";
+import { StudentResolver } from "../components/students/graphql";
+import { TeacherResolver } from "../components/teachers/graphql";
 import { REPO_ROOT } from "../config";
-import { assertRootFieldRules, authChecker } from "./auth-checker";
-import { wrapMutationsInEnvelope } from "./mutation-envelope";
+import { assertRootFieldRules, authChecker, type ResolverClass } from "./auth-checker";
+import { wrapMutationsInEnvelope } from "./mutation-payloads";
 
 export const SCHEMA_FILE = path.join(REPO_ROOT, "schema", "schema.graphql");
 
@@ -23,9 +23,9 @@ export function getSchema(): GraphQLSchema {
 }
 
 /** Builds the schema of these resolvers; throws when a root field has no rule in the role table (fail closed). */
-export function buildAppSchema(resolvers: readonly Function[]): GraphQLSchema {
+export function buildAppSchema(resolvers: readonly [ResolverClass, ...ResolverClass[]]): GraphQLSchema {
   const built = buildSchemaSync({
-    resolvers: resolvers as [Function, ...Function[]],
+    resolvers,
     authChecker,
     // Values are validated by the domain services, shared with REST; inputs here only fix shapes.
     validate: false,

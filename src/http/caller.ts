@@ -13,7 +13,7 @@ declare module "fastify" {
 }
 
 /** Routes for machines (probes, scrapers): no caller, no rate limit. */
-export const UNAUTHENTICATED_ROUTES: ReadonlySet<string> = new Set(["/healthz", "/readyz", "/metrics"]);
+const UNAUTHENTICATED_ROUTES: ReadonlySet<string> = new Set(["/healthz", "/readyz", "/metrics"]);
 
 /** Probes, scrapes and CORS preflights (which carry no credentials): neither authenticated nor rate limited. */
 export function isOperationsRoute(request: FastifyRequest): boolean {

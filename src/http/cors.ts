@@ -9,7 +9,7 @@ import type { Config } from "../config";
 const LOCAL_DEVELOPMENT_ORIGINS = [/^http:\/\/localhost(:\d{1,5})?$/, /^http:\/\/127\.0\.0\.1(:\d{1,5})?$/];
 
 /** Every header the API reads: content type, both auth modes, request ids and Apollo's CSRF-prevention headers. */
-export const CORS_ALLOWED_HEADERS = [
+const CORS_ALLOWED_HEADERS = [
   "content-type",
   "authorization",
   "x-user-role",
@@ -20,7 +20,7 @@ export const CORS_ALLOWED_HEADERS = [
 ];
 
 /** Response headers a frontend may read besides the CORS-safelisted ones. */
-export const CORS_EXPOSED_HEADERS = ["x-request-id", "retry-after"];
+const CORS_EXPOSED_HEADERS = ["x-request-id", "retry-after"];
 
 /** Browsers cache a preflight this many seconds (Chromium caps it at 7200). */
 const PREFLIGHT_MAX_AGE_SECONDS = 600;

@@ -56,7 +56,9 @@ export function operationOutcomePlugin(metrics: Metrics): ApolloServerPlugin<Con
               outcome = codeLabel(errors[0].extensions?.code, response.http.status);
             } else if (requestContext.operation?.operation === "mutation" && data) {
               // Mutations answer failures in their payload: {success: false, code}.
-              const failed = Object.values(data).find((payload) => (payload as { success?: unknown } | null)?.success === false);
+              const failed = Object.values(data).find(
+                (payload) => (payload as { success?: unknown } | null)?.success === false,
+              );
               if (failed) outcome = codeLabel((failed as { code?: unknown }).code, 200);
             }
           }

@@ -9,7 +9,7 @@ import { collectDefaultMetrics, Counter, Histogram, Registry } from "prom-client
 import { toErrorReply } from "../rest/error-status";
 import { DomainError, ErrorCode } from "../shared/errors";
 
-export const METRICS_PATH = "/metrics";
+const METRICS_PATH = "/metrics";
 
 /** The driver's command monitoring events this reads (a structural type: Mongoose bundles its own driver copy). */
 interface CommandEvent {
@@ -78,9 +78,17 @@ export class Metrics {
 }
 
 /** Counts and times every answered request, and serves GET /metrics unless production leaves it closed. */
-export function registerMetrics(app: FastifyInstance, metrics: Metrics, options: { production: boolean; token?: string }): void {
+export function registerMetrics(
+  app: FastifyInstance,
+  metrics: Metrics,
+  options: { production: boolean; token?: string },
+): void {
   app.addHook("onResponse", (request, reply, done) => {
-    const labels = { method: request.method, route: request.routeOptions.url ?? "unmatched", status: String(reply.statusCode) };
+    const labels = {
+      method: request.method,
+      route: request.routeOptions.url ?? "unmatched",
+      status: String(reply.statusCode),
+    };
     metrics.httpRequests.inc(labels);
     metrics.httpDuration.observe(labels, reply.elapsedTime / 1000);
     done();
@@ -93,7 +101,10 @@ export function registerMetrics(app: FastifyInstance, metrics: Metrics, options:
     if (expected) {
       const sent = Buffer.from(request.headers.authorization ?? "");
       if (sent.length !== expected.length || !timingSafeEqual(sent, expected)) {
-        const error = new DomainError(ErrorCode.UNAUTHORIZED, "GET /metrics requires Authorization: Bearer <METRICS_TOKEN>");
+        const error = new DomainError(
+          ErrorCode.UNAUTHORIZED,
+          "GET /metrics requires Authorization: Bearer <METRICS_TOKEN>",
+        );
         const { status, body } = toErrorReply(error, request.log);
         return reply.code(status).send(body);
       }

@@ -15,7 +15,10 @@ export interface OperationsOptions {
   metrics: Metrics;
 }
 
-export async function registerOperations(app: FastifyInstance, { config, authenticator, metrics }: OperationsOptions): Promise<void> {
+export async function registerOperations(
+  app: FastifyInstance,
+  { config, authenticator, metrics }: OperationsOptions,
+): Promise<void> {
   app.decorateRequest("graphql", undefined);
   registerRequestIdHeader(app);
   registerCaller(app, authenticator);

@@ -18,12 +18,14 @@ export interface PackageFile {
 
 const contents = new Map<string, Buffer>();
 
-export function packageDir(packageName: string): string {
+function packageDir(packageName: string): string {
   return path.dirname(require.resolve(`${packageName}/package.json`));
 }
 
 export function packageVersion(packageName: string): string {
-  return (JSON.parse(fs.readFileSync(path.join(packageDir(packageName), "package.json"), "utf8")) as { version: string }).version;
+  return (
+    JSON.parse(fs.readFileSync(path.join(packageDir(packageName), "package.json"), "utf8")) as { version: string }
+  ).version;
 }
 
 export function servePackageFiles(app: FastifyInstance, files: readonly PackageFile[]): void {

@@ -8,7 +8,7 @@ import { DomainError, ErrorCode } from "../shared/errors";
 import { isOperationsRoute } from "./caller";
 
 /** Over the limit: carries the HTTP status for the error handlers that read statusCode. */
-export class TooManyRequestsError extends DomainError {
+class TooManyRequestsError extends DomainError {
   readonly statusCode = 429;
 
   constructor(message: string) {
@@ -16,7 +16,7 @@ export class TooManyRequestsError extends DomainError {
   }
 }
 
-export function rateLimitKey(request: FastifyRequest): string {
+function rateLimitKey(request: FastifyRequest): string {
   const caller = request.caller;
   return caller?.authenticated && caller.id ? `caller:${caller.id}` : `address:${request.ip}`;
 }

@@ -7,8 +7,18 @@ import { packageVersion, servePackageFiles, type PackageFile } from "../http/pac
 function swaggerUiFiles(): PackageFile[] {
   const prefix = `/docs/swagger-ui-${packageVersion("swagger-ui-dist")}`;
   return [
-    { url: `${prefix}/swagger-ui-bundle.js`, packageName: "swagger-ui-dist", file: "swagger-ui-bundle.js", contentType: "application/javascript; charset=utf-8" },
-    { url: `${prefix}/swagger-ui.css`, packageName: "swagger-ui-dist", file: "swagger-ui.css", contentType: "text/css; charset=utf-8" },
+    {
+      url: `${prefix}/swagger-ui-bundle.js`,
+      packageName: "swagger-ui-dist",
+      file: "swagger-ui-bundle.js",
+      contentType: "application/javascript; charset=utf-8",
+    },
+    {
+      url: `${prefix}/swagger-ui.css`,
+      packageName: "swagger-ui-dist",
+      file: "swagger-ui.css",
+      contentType: "text/css; charset=utf-8",
+    },
   ];
 }
 

@@ -36,7 +36,7 @@ export interface ErrorBody {
 }
 
 /** The body of a failure with one problem that belongs to no field. */
-export function errorBody(code: ErrorCode, message: string): ErrorBody {
+function errorBody(code: ErrorCode, message: string): ErrorBody {
   return { success: false, message, code, errors: [{ field: null, message, code }] };
 }
 
@@ -55,7 +55,11 @@ function codeForClientStatus(status: number): ErrorCode {
  * The error envelope for a status the framework or the server answers itself (431, 408, 503 while draining …):
  * every error body is built here or in toErrorReply, so a change of the envelope lands in one place.
  */
-export function envelopeReply(status: number, message: string, code: ErrorCode = codeForClientStatus(status)): ErrorReply {
+export function envelopeReply(
+  status: number,
+  message: string,
+  code: ErrorCode = codeForClientStatus(status),
+): ErrorReply {
   return { status, body: errorBody(code, message) };
 }
 
@@ -86,7 +90,11 @@ export function toErrorReply(err: unknown, log: FastifyBaseLogger): ErrorReply {
   if (isClientError(err)) {
     const describe = err.code ? FRAMEWORK_MESSAGES[err.code] : undefined;
     // A JSON syntax error thrown by the body parser carries status 400 but no Fastify code.
-    let message = describe ? describe(err) : err instanceof SyntaxError ? `malformed JSON body: ${err.message}` : err.message;
+    let message = describe
+      ? describe(err)
+      : err instanceof SyntaxError
+        ? `malformed JSON body: ${err.message}`
+        : err.message;
     // Fastify's own errors may be RangeErrors too (body too large); those messages are the framework's, not V8's.
     if ((err instanceof RangeError && !err.code?.startsWith("FST_")) || RUNTIME_TEXT.test(message)) {
       log.warn({ err }, "client error with runtime text");

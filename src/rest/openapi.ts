@@ -77,9 +77,19 @@ function successDescription(status: number): string {
   return status === 201 ? "Created: {success: true, message, data}" : "Done: {success: true, message, data}";
 }
 
+/** The parts of a route's schema (src/rest/route.ts) the document is made of. */
+interface RouteSchema {
+  operationId: string;
+  summary: string;
+  tags: string[];
+  params?: { properties?: Record<string, { description?: string }> };
+  body?: unknown;
+  response?: Record<string, unknown>;
+}
+
 function operationOf(route: RouteOptions): Json {
-  const schema = route.schema as Record<string, any>;
-  const params = (schema.params?.properties ?? {}) as Record<string, { description?: string }>;
+  const schema = route.schema as RouteSchema;
+  const params = schema.params?.properties ?? {};
   const { security, description } = access(schema.operationId);
   const responses: Record<string, Json> = {};
   for (const [status, body] of Object.entries(schema.response ?? {})) {

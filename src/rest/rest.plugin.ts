@@ -24,12 +24,13 @@ export interface RestPluginOptions {
   authenticator: Authenticator;
 }
 
-export const REST_ROUTES: readonly RestRoute[] = [...projectRoutes, ...teacherRoutes, ...studentRoutes];
+const REST_ROUTES: readonly RestRoute[] = [...projectRoutes, ...teacherRoutes, ...studentRoutes];
 
 /** 413 and 415 come from body parsing, so every route with a body can answer them. */
 function errorStatuses(route: RestRoute): number[] {
   const rule = ACCESS_POLICY[route.operation];
-  const forbidden = rule.roles !== "any" && rule.wrongRole === ErrorCode.FORBIDDEN ? [HTTP_STATUS[ErrorCode.FORBIDDEN]] : [];
+  const forbidden =
+    rule.roles !== "any" && rule.wrongRole === ErrorCode.FORBIDDEN ? [HTTP_STATUS[ErrorCode.FORBIDDEN]] : [];
   const statuses = [
     HTTP_STATUS[ErrorCode.BAD_REQUEST],
     HTTP_STATUS[ErrorCode.UNAUTHORIZED],
@@ -86,7 +87,9 @@ export const restPlugin: FastifyPluginAsync<RestPluginOptions> = async (app, { s
         // The caller authenticated once for this request (the app's onRequest hook) is the actor of the change.
         const actor = actorOf(await callerOf(request, authenticator));
         const data = await route.run(services, request.params as Record<string, string>, request.body, actor);
-        return reply.code(route.successStatus).send({ success: true, message: SUCCESS_MESSAGES[route.operation], data });
+        return reply
+          .code(route.successStatus)
+          .send({ success: true, message: SUCCESS_MESSAGES[route.operation], data });
       },
     });
   }

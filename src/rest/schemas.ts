@@ -6,7 +6,12 @@
 // dates, URLs, text rules) stay with the zod checks in the services, which report every invalid field at once with
 // the same messages over GraphQL and REST; here they appear only as the descriptions the shapes carry.
 import { z } from "zod";
-import { AssignTeacherSchema, CreateProjectSchema, UpdateProjectStatusSchema, type ProjectRecord } from "../components/projects";
+import {
+  AssignTeacherSchema,
+  CreateProjectSchema,
+  UpdateProjectStatusSchema,
+  type ProjectRecord,
+} from "../components/projects";
 import { UpdateStudentSchema, type StudentRecord } from "../components/students";
 import { UpdateTeacherSchema, type TeacherRecord } from "../components/teachers";
 import { ErrorCode } from "../shared/errors";
@@ -16,7 +21,16 @@ import type { SameFields } from "../shared/validation";
 export type BodySchema<Body> = Readonly<Record<string, unknown>> & { readonly __body?: Body };
 
 /** Keywords of value rules: the services check these (with their own messages), Ajv does not. */
-const VALUE_KEYWORDS = ["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "minLength", "maxLength", "pattern", "format"];
+const VALUE_KEYWORDS = [
+  "minimum",
+  "maximum",
+  "exclusiveMinimum",
+  "exclusiveMaximum",
+  "minLength",
+  "maxLength",
+  "pattern",
+  "format",
+];
 
 type JsonNode = Record<string, unknown>;
 
@@ -28,13 +42,17 @@ function collapseNullable(node: JsonNode): JsonNode {
   const out: JsonNode = {};
   for (const [key, value] of Object.entries(node)) {
     if (key === "properties") {
-      out[key] = Object.fromEntries(Object.entries(value as Record<string, JsonNode>).map(([k, v]) => [k, collapseNullable(v)]));
+      out[key] = Object.fromEntries(
+        Object.entries(value as Record<string, JsonNode>).map(([k, v]) => [k, collapseNullable(v)]),
+      );
     } else {
       out[key] = value;
     }
   }
   const anyOf = out.anyOf as JsonNode[] | undefined;
-  const simple = anyOf?.every((alt) => typeof alt.type === "string" && Object.keys(alt).every((k) => k === "type" || k === "description"));
+  const simple = anyOf?.every(
+    (alt) => typeof alt.type === "string" && Object.keys(alt).every((k) => k === "type" || k === "description"),
+  );
   if (anyOf && simple) {
     const { anyOf: _alternatives, ...rest } = out;
     const description = anyOf.map((alt) => alt.description).find((d) => d !== undefined);
@@ -44,7 +62,7 @@ function collapseNullable(node: JsonNode): JsonNode {
 }
 
 /** The JSON schema of a zod input shape: types, required and unknown fields, descriptions. */
-export function bodySchema<S extends z.ZodType>(schema: S): BodySchema<z.input<S>> {
+function bodySchema<S extends z.ZodType>(schema: S): BodySchema<z.input<S>> {
   const { $schema: _dialect, ...json } = z.toJSONSchema(schema, {
     io: "input",
     // Refinements and transforms are value rules; the shape around them is what is kept.
@@ -77,8 +95,19 @@ export const UpdateStudentInput = bodySchema(UpdateStudentSchema);
 export const Project = {
   type: "object",
   required: [
-    "project_id", "project_name", "project_desc", "company_id", "project_status", "project_url",
-    "start_date", "end_date", "teacher_id", "revision", "created_by", "created_at", "updated_at",
+    "project_id",
+    "project_name",
+    "project_desc",
+    "company_id",
+    "project_status",
+    "project_url",
+    "start_date",
+    "end_date",
+    "teacher_id",
+    "revision",
+    "created_by",
+    "created_at",
+    "updated_at",
   ],
   properties: {
     project_id: { type: "integer" },
@@ -134,7 +163,8 @@ export const FieldError = {
   properties: {
     field: {
       type: ["string", "null"],
-      description: "the body field or path parameter as the interface names it (end_date, projectId); null: no single field",
+      description:
+        "the body field or path parameter as the interface names it (end_date, projectId); null: no single field",
     },
     message: { type: "string", description: "what is wrong and how to fix it, naming the field" },
     code: ErrorCodeSchema,
@@ -147,7 +177,10 @@ export const ErrorEnvelope = {
   required: ["success", "message", "code", "errors"],
   properties: {
     success: { type: "boolean", const: false },
-    message: { type: "string", description: "what went wrong (the first problem), naming the offending field where there is one" },
+    message: {
+      type: "string",
+      description: "what went wrong (the first problem), naming the offending field where there is one",
+    },
     code: ErrorCodeSchema,
     errors: {
       type: "array",

@@ -55,7 +55,9 @@ function describe(error: ErrorObject, part: string): string {
     case "required":
       return `${String(error.params.missingProperty)} is required${within}`;
     case "type": {
-      const expected = String(error.params.type).split(",").map((t) => TYPE_NAMES[t] ?? t);
+      const expected = String(error.params.type)
+        .split(",")
+        .map((t) => TYPE_NAMES[t] ?? t);
       return `${field} must be ${expected.join(" or ")} (got ${jsonType(error.data)})`;
     }
     case "pattern":
@@ -76,6 +78,7 @@ export const formatSchemaErrors: SchemaErrorFormatter = (errors, dataVar) => {
     seen.add(field);
     fieldErrors.push({ field, message: describe(error, dataVar), code: ErrorCode.BAD_REQUEST });
   }
-  if (fieldErrors.length === 0) fieldErrors.push({ field: null, message: `${dataVar} is invalid`, code: ErrorCode.BAD_REQUEST });
+  if (fieldErrors.length === 0)
+    fieldErrors.push({ field: null, message: `${dataVar} is invalid`, code: ErrorCode.BAD_REQUEST });
   return invalid(fieldErrors);
 };

@@ -21,7 +21,7 @@ export const SEED_TEACHERS: string[] = [
   "Niklaus Wirth",
 ];
 
-export const SEED_CLASS_CODES = ["10A", "10B", "11A", "11B", "12A"];
+const SEED_CLASS_CODES = ["10A", "10B", "11A", "11B", "12A"];
 
 const FIRST_NAMES = ["Liam", "Olivia", "Noah", "Emma", "Mateo", "Amara", "Yuki", "Sofia", "Arjun", "Chloe"];
 const LAST_NAMES = ["Nguyen", "Garcia", "Okafor", "Schmidt", "Rossi"];

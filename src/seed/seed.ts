@@ -7,13 +7,7 @@ import { PAGE_MAX_LIMIT } from "../shared/pagination";
 import { nameKey } from "../shared/validation";
 import type { StatusWorkflow } from "../components/projects";
 import type { Services } from "../services";
-import {
-  SEED_COMPANIES,
-  SEED_DEFAULT_STATUSES,
-  SEED_PROJECTS,
-  SEED_STUDENTS,
-  SEED_TEACHERS,
-} from "./seed-data";
+import { SEED_COMPANIES, SEED_DEFAULT_STATUSES, SEED_PROJECTS, SEED_STUDENTS, SEED_TEACHERS } from "./seed-data";
 
 export interface SeedCount {
   created: number;
@@ -88,7 +82,9 @@ export async function seedDatabase(services: Services, options: SeedOptions = {}
     summary.projects.created++;
     for (const project_status of steps) await services.projects.updateStatus(project.project_id, { project_status });
     if (teacher !== null) {
-      await services.projects.assignTeacher(project.project_id, { new_teacher_id: teacherIds.get(SEED_TEACHERS[teacher])! });
+      await services.projects.assignTeacher(project.project_id, {
+        new_teacher_id: teacherIds.get(SEED_TEACHERS[teacher])!,
+      });
       summary.assigned++;
     }
   }

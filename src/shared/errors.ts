@@ -44,7 +44,8 @@ function failure(code: ErrorCode, message: string, field: string | null): Domain
   return new DomainError(code, message, { errors: [{ field, message, code }] });
 }
 
-export const badRequest = (message: string, field: string | null = null) => failure(ErrorCode.BAD_REQUEST, message, field);
+export const badRequest = (message: string, field: string | null = null) =>
+  failure(ErrorCode.BAD_REQUEST, message, field);
 export const unauthorized = (message: string) => failure(ErrorCode.UNAUTHORIZED, message, null);
 export const forbidden = (message: string) => failure(ErrorCode.FORBIDDEN, message, null);
 export const notFound = (message: string, field: string | null = null) => failure(ErrorCode.NOT_FOUND, message, field);

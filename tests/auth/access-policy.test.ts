@@ -6,7 +6,7 @@ import { Arg, Authorized, Int, Mutation, Query, Resolver } from "type-graphql";
 import { ACCESS_POLICY, rolesFor } from "../../src/auth/access-policy";
 import { buildAppSchema, getSchema, RESOLVERS } from "../../src/graphql/schema";
 import { GetStudentDocument, ListStudentsDocument } from "../generated/graphql";
-import { startTestApp, type Headers, type TestApp } from "../helpers/app";
+import { startTestApp, type GraphQLResponse, type Headers, type TestApp } from "../helpers/app";
 import { bearer, JWT_AUTH } from "../helpers/tokens";
 import { createStudent } from "../operations/support";
 
@@ -73,11 +73,15 @@ describe("the role table names every root field (fail closed at start)", () => {
   });
 
   it("when a schema gets a mutation the table does not name, then building it throws, naming the field", () => {
-    expect(() => buildAppSchema([...RESOLVERS, PurgeResolver])).toThrow(/Mutation\.purgeEverything is not named in the role table/);
+    expect(() => buildAppSchema([...RESOLVERS, PurgeResolver])).toThrow(
+      /Mutation\.purgeEverything is not named in the role table/,
+    );
   });
 
   it("when a named root field declares no @Authorized, then building the schema throws", () => {
-    expect(() => buildAppSchema([UndeclaredResolver])).toThrow(/Query\.projectStatuses has no @Authorized\(\.\.\.\) declaration/);
+    expect(() => buildAppSchema([UndeclaredResolver])).toThrow(
+      /Query\.projectStatuses has no @Authorized\(\.\.\.\) declaration/,
+    );
   });
 
   it("when a root field declares other roles than the table, then building the schema throws", () => {
@@ -108,54 +112,66 @@ describe("who may read students", () => {
     await t.close();
   });
 
-  const READS: [string, (app: TestApp, headers: Headers, studentId: number) => Promise<any>][] = [
+  const READS: [
+    string,
+    (app: TestApp, headers: Headers, studentId: number) => Promise<GraphQLResponse<Record<string, unknown>>>,
+  ][] = [
     ["student", (app, headers, studentId) => app.gql(GetStudentDocument, { studentId }, headers)],
     ["students", (app, headers) => app.gql(ListStudentsDocument, { limit: 100 }, headers)],
   ];
 
-  it.each(READS)("when a student reads %s (header mode), then it is a FORBIDDEN GraphQL error and no data", async (name, read) => {
-    const student = await createStudent(t);
+  it.each(READS)(
+    "when a student reads %s (header mode), then it is a FORBIDDEN GraphQL error and no data",
+    async (name, read) => {
+      const student = await createStudent(t);
 
-    const res = await read(t, { "x-user-role": "student" }, student.student_id);
+      const res = await read(t, { "x-user-role": "student" }, student.student_id);
 
-    expect(res.status).toBe(200);
-    expect(res.errors).toHaveLength(1);
-    expect(res.errors[0].extensions?.code).toBe("FORBIDDEN");
-    expect(res.errors[0].message).toBe(`${name} is not allowed for role student; allowed roles: teacher, admin`);
-    expectNoData(res);
-  });
+      expect(res.status).toBe(200);
+      expect(res.errors).toHaveLength(1);
+      expect(res.errors![0].extensions?.code).toBe("FORBIDDEN");
+      expect(res.errors![0].message).toBe(`${name} is not allowed for role student; allowed roles: teacher, admin`);
+      expectNoData(res);
+    },
+  );
 
   it.each(READS)("when a student reads %s (jwt mode), then it is FORBIDDEN", async (_name, read) => {
     const student = await createStudent(t);
 
     const res = await read(j, await bearer("student"), student.student_id);
 
-    expect(res.errors[0].extensions?.code).toBe("FORBIDDEN");
+    expect(res.errors![0].extensions?.code).toBe("FORBIDDEN");
     expectNoData(res);
   });
 
-  it.each(READS)("when a valid token without X-User-Role reads %s, then it is UNAUTHORIZED (a role is needed)", async (_name, read) => {
-    const student = await createStudent(t);
+  it.each(READS)(
+    "when a valid token without X-User-Role reads %s, then it is UNAUTHORIZED (a role is needed)",
+    async (_name, read) => {
+      const student = await createStudent(t);
 
-    const res = await read(j, await bearer(undefined, ["teacher"]), student.student_id);
+      const res = await read(j, await bearer(undefined, ["teacher"]), student.student_id);
 
-    expect(res.errors[0].extensions?.code).toBe("UNAUTHORIZED");
-    expect(res.errors[0].message).toMatch(/X-User-Role/);
-    expectNoData(res);
-  });
+      expect(res.errors![0].extensions?.code).toBe("UNAUTHORIZED");
+      expect(res.errors![0].message).toMatch(/X-User-Role/);
+      expectNoData(res);
+    },
+  );
 
-  it.each(["teacher", "admin"])("when a %s reads student and students, then both answer with names and emails", async (role) => {
-    const student = await createStudent(t);
+  it.each(["teacher", "admin"])(
+    "when a %s reads student and students, then both answer with names and emails",
+    async (role) => {
+      const student = await createStudent(t);
 
-    for (const headers of [{ "x-user-role": role }, await bearer(role)]) {
-      const app = "authorization" in headers ? j : t;
-      const one = await app.gql(GetStudentDocument, { studentId: student.student_id }, headers);
-      const list = await app.gql(ListStudentsDocument, { limit: 100 }, headers);
+      for (const headers of [{ "x-user-role": role }, await bearer(role)]) {
+        const app = "authorization" in headers ? j : t;
+        const one = await app.gql(GetStudentDocument, { studentId: student.student_id }, headers);
+        const list = await app.gql(ListStudentsDocument, { limit: 100 }, headers);
 
-      expect(one.errors).toBeUndefined();
-      expect(one.data?.student).toEqual(student);
-      expect(list.errors).toBeUndefined();
-      expect(list.data?.students.items).toContainEqual(student);
-    }
-  });
+        expect(one.errors).toBeUndefined();
+        expect(one.data?.student).toEqual(student);
+        expect(list.errors).toBeUndefined();
+        expect(list.data?.students.items).toContainEqual(student);
+      }
+    },
+  );
 });

@@ -50,20 +50,32 @@ describe("jwt mode with a JWKS endpoint", () => {
     ["ES256", "ec-1"],
   ])("when a %s token signed by a JWKS key is sent, then the query succeeds", async (alg, kid) => {
     const key = alg === "RS256" ? rsa.privateKey : ec.privateKey;
-    const res = await t.gql(ListTeachersDocument, {}, { authorization: `Bearer ${await sign(key, alg, kid)}`, "x-user-role": "teacher" });
+    const res = await t.gql(
+      ListTeachersDocument,
+      {},
+      { authorization: `Bearer ${await sign(key, alg, kid)}`, "x-user-role": "teacher" },
+    );
     expect(res.errors).toBeUndefined();
     expect(res.data?.teachers.total).toBe(0);
   });
 
   it("when the token is signed by a key outside the JWKS, then it is UNAUTHORIZED", async () => {
     const stranger = await generateKeyPair("RS256");
-    const res = await t.gql(ListTeachersDocument, {}, { authorization: `Bearer ${await sign(stranger.privateKey, "RS256", "rsa-1")}` });
+    const res = await t.gql(
+      ListTeachersDocument,
+      {},
+      { authorization: `Bearer ${await sign(stranger.privateKey, "RS256", "rsa-1")}` },
+    );
     expect(res.data).toBeNull();
     expect(res.errors?.[0].extensions?.code).toBe("UNAUTHORIZED");
   });
 
   it("when an HS256 token is sent to a JWKS-only service, then it is UNAUTHORIZED", async () => {
-    const res = await t.gql(ListTeachersDocument, {}, { authorization: `Bearer ${await token(["admin"], { audience: "projects" })}` });
+    const res = await t.gql(
+      ListTeachersDocument,
+      {},
+      { authorization: `Bearer ${await token(["admin"], { audience: "projects" })}` },
+    );
     expect(res.errors?.[0].extensions?.code).toBe("UNAUTHORIZED");
   });
 

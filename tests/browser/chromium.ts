@@ -7,7 +7,7 @@ import os from "node:os";
 import path from "node:path";
 import { chromium, type BrowserContext, type Page } from "playwright-core";
 
-export const CHROMIUM_PATH = "/usr/bin/chromium";
+const CHROMIUM_PATH = "/usr/bin/chromium";
 
 /** Where tests leave what a person may want to look at (screenshots); git-ignored. */
 export const OUTPUT_DIR = path.resolve(__dirname, "../output");
@@ -20,13 +20,21 @@ export interface Browser {
 
 export async function launchChromium(): Promise<Browser> {
   if (!fs.existsSync(CHROMIUM_PATH)) {
-    throw new Error(`The browser tests need Chromium at ${CHROMIUM_PATH}: apt-get install -y chromium (.ci/run does it when missing)`);
+    throw new Error(
+      `The browser tests need Chromium at ${CHROMIUM_PATH}: apt-get install -y chromium (.ci/run does it when missing)`,
+    );
   }
   const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), "chromium-profile-"));
   const context = await chromium.launchPersistentContext(userDataDir, {
     executablePath: CHROMIUM_PATH,
     headless: true,
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update"],
+    args: [
+      "--headless",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-background-networking",
+      "--disable-component-update",
+    ],
     viewport: { width: 1280, height: 800 },
   });
   return {

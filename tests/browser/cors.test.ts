@@ -14,14 +14,24 @@ const API_HEADERS = [
   "x-apollo-operation-name",
 ];
 
-async function preflight(app: TestApp, path: string, origin: string, method = "POST", headers = "content-type,x-user-role,authorization") {
+async function preflight(
+  app: TestApp,
+  path: string,
+  origin: string,
+  method = "POST",
+  headers = "content-type,x-user-role,authorization",
+) {
   return fetch(app.url + path, {
     method: "OPTIONS",
     headers: { origin, "access-control-request-method": method, "access-control-request-headers": headers },
   });
 }
 
-const listOf = (value: string | null) => (value ?? "").split(",").map((item) => item.trim().toLowerCase()).filter(Boolean);
+const listOf = (value: string | null) =>
+  (value ?? "")
+    .split(",")
+    .map((item) => item.trim().toLowerCase())
+    .filter(Boolean);
 
 describe("CORS outside production without CORS_ORIGINS", () => {
   let t: TestApp;
@@ -63,10 +73,18 @@ describe("CORS outside production without CORS_ORIGINS", () => {
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ data: { projects: { total: 0 } } });
     expect(res.headers.get("access-control-allow-origin")).toBe("http://localhost:5173");
-    expect(listOf(res.headers.get("access-control-expose-headers"))).toEqual(expect.arrayContaining(["x-request-id", "retry-after"]));
+    expect(listOf(res.headers.get("access-control-expose-headers"))).toEqual(
+      expect.arrayContaining(["x-request-id", "retry-after"]),
+    );
   });
 
-  it.each(["https://evil.example", "http://localhost.evil.example", "https://localhost:5173", "http://127.0.0.1.evil.example:80", "null"])(
+  it.each([
+    "https://evil.example",
+    "http://localhost.evil.example",
+    "https://localhost:5173",
+    "http://127.0.0.1.evil.example:80",
+    "null",
+  ])(
     "when a page on %s preflights, then it gets no Access-Control-Allow-Origin (the browser refuses)",
     async (origin) => {
       const res = await preflight(t, "/graphql", origin);
@@ -104,17 +122,20 @@ describe("CORS with CORS_ORIGINS", () => {
     await t.close();
   });
 
-  it.each(["https://app.example.org", "http://localhost:8080"])("when a page on listed %s calls, then it may read the answer", async (origin) => {
-    const res = await fetch(`${t.url}/graphql`, {
-      method: "POST",
-      headers: { origin, "content-type": "application/json", ...(await bearer("teacher")) },
-      body: JSON.stringify({ query: "{ teachers(limit: 1) { total } }" }),
-    });
+  it.each(["https://app.example.org", "http://localhost:8080"])(
+    "when a page on listed %s calls, then it may read the answer",
+    async (origin) => {
+      const res = await fetch(`${t.url}/graphql`, {
+        method: "POST",
+        headers: { origin, "content-type": "application/json", ...(await bearer("teacher")) },
+        body: JSON.stringify({ query: "{ teachers(limit: 1) { total } }" }),
+      });
 
-    expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({ data: { teachers: { total: 0 } } });
-    expect(res.headers.get("access-control-allow-origin")).toBe(origin);
-  });
+      expect(res.status).toBe(200);
+      expect(await res.json()).toEqual({ data: { teachers: { total: 0 } } });
+      expect(res.headers.get("access-control-allow-origin")).toBe(origin);
+    },
+  );
 
   it.each(["http://localhost:5173", "https://app.example.org.evil.example", "https://other.example.org"])(
     "when a page on unlisted %s preflights, then it gets no Access-Control-Allow-Origin",
@@ -135,15 +156,18 @@ describe("CORS in production without CORS_ORIGINS", () => {
     await t.close();
   });
 
-  it.each(["http://localhost:5173", "https://app.example.org"])("when a page on %s calls, then no origin is allowed", async (origin) => {
-    const pre = await preflight(t, "/graphql", origin);
-    const res = await fetch(`${t.url}/graphql`, {
-      method: "POST",
-      headers: { origin, "content-type": "application/json", ...(await bearer("student")) },
-      body: JSON.stringify({ query: "{ projects(limit: 1) { total } }" }),
-    });
+  it.each(["http://localhost:5173", "https://app.example.org"])(
+    "when a page on %s calls, then no origin is allowed",
+    async (origin) => {
+      const pre = await preflight(t, "/graphql", origin);
+      const res = await fetch(`${t.url}/graphql`, {
+        method: "POST",
+        headers: { origin, "content-type": "application/json", ...(await bearer("student")) },
+        body: JSON.stringify({ query: "{ projects(limit: 1) { total } }" }),
+      });
 
-    expect(pre.headers.get("access-control-allow-origin")).toBeNull();
-    expect(res.headers.get("access-control-allow-origin")).toBeNull();
-  });
+      expect(pre.headers.get("access-control-allow-origin")).toBeNull();
+      expect(res.headers.get("access-control-allow-origin")).toBeNull();
+    },
+  );
 });

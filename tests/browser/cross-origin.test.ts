@@ -1,7 +1,7 @@
 // A frontend on another origin, in a real browser (Chromium): a page served from its own port calls /graphql and a
 // REST route with a bearer token and X-User-Role and shows the answers; the test reads the page. The browser does
 // the CORS work (preflight, reading the answer), so this proves what a frontend on localhost:5173 experiences.
-import { startTestApp, type TestApp } from "../helpers/app";
+import { startTestApp, type GraphQLBody, type RestBody, type TestApp } from "../helpers/app";
 import { JWT_AUTH, token } from "../helpers/tokens";
 import { launchChromium, servePage, type Browser, type PageServer } from "./chromium";
 
@@ -66,19 +66,30 @@ async function runFrontend(api: TestApp, projectId: number): Promise<string[]> {
 }
 
 async function createProject(t: TestApp, name: string): Promise<number> {
-  const res = await t.http("POST", "/projects", {
-    body: { project_name: name, project_desc: "Made for the browser test", company_id: 5, project_status: "planned", start_date: "2026-01-10", end_date: "2026-06-30" },
+  const res = await t.http<RestBody<{ project_id: number }>>("POST", "/projects", {
+    body: {
+      project_name: name,
+      project_desc: "Made for the browser test",
+      company_id: 5,
+      project_status: "planned",
+      start_date: "2026-01-10",
+      end_date: "2026-06-30",
+    },
     headers: { authorization: `Bearer ${await token(["student"])}`, "x-user-role": "student" },
   });
   expect(res.status).toBe(201);
-  return res.body.data.project_id;
+  return res.body.data!.project_id;
 }
 
 async function statusOf(t: TestApp, projectId: number): Promise<string> {
-  const res = await t.http("GET", `/graphql?query=${encodeURIComponent(`{ project(projectId: ${projectId}) { project_status } }`)}`, {
-    headers: { authorization: `Bearer ${await token(["admin"])}`, "x-user-role": "admin" },
-  });
-  return res.body.data.project.project_status;
+  const res = await t.http<GraphQLBody<{ project: { project_status: string } }>>(
+    "GET",
+    `/graphql?query=${encodeURIComponent(`{ project(projectId: ${projectId}) { project_status } }`)}`,
+    {
+      headers: { authorization: `Bearer ${await token(["admin"])}`, "x-user-role": "admin" },
+    },
+  );
+  return res.body.data!.project.project_status;
 }
 
 describe("a page on another origin, outside production with the default CORS origins", () => {
@@ -95,7 +106,9 @@ describe("a page on another origin, outside production with the default CORS ori
 
     const [graphql, rest] = await runFrontend(t, projectId);
 
-    expect(graphql).toBe(`graphql 200 {"data":{"project":{"project_name":"Browser solar car","project_status":"planned"}}}`);
+    expect(graphql).toBe(
+      `graphql 200 {"data":{"project":{"project_name":"Browser solar car","project_status":"planned"}}}`,
+    );
     expect(rest).toMatch(/^rest 200 /);
     expect(JSON.parse(rest.slice("rest 200 ".length))).toMatchObject({
       success: true,

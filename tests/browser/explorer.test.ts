@@ -3,6 +3,7 @@
 // tests/output/graphiql.png); Apollo Sandbox when EXPLORER=sandbox; no explorer in production.
 import fs from "node:fs";
 import path from "node:path";
+import { version as graphiqlVersion } from "graphiql/package.json";
 import { startTestApp, type TestApp } from "../helpers/app";
 import { JWT_AUTH } from "../helpers/tokens";
 import { allowOnlyOrigin, launchChromium, OUTPUT_DIR, type Browser } from "./chromium";
@@ -27,7 +28,9 @@ describe("EXPLORER=graphiql (the default)", () => {
 
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toMatch(/^text\/html/);
-    const assets = [...html.matchAll(/(?:src|href)="([^"]+)"/g)].map((match) => match[1]).filter((url) => !url.startsWith("data:"));
+    const assets = [...html.matchAll(/(?:src|href)="([^"]+)"/g)]
+      .map((match) => match[1])
+      .filter((url) => !url.startsWith("data:"));
     expect(assets).toHaveLength(4);
     for (const asset of assets) {
       expect(asset).not.toMatch(/^(https?:)?\/\//);
@@ -42,7 +45,14 @@ describe("EXPLORER=graphiql (the default)", () => {
 
   it("when a person runs the prefilled query with the prefilled role header and no other host reachable, then GraphiQL shows the result", async () => {
     const created = await t.http("POST", "/projects", {
-      body: { project_name: "GraphiQL kite", project_desc: "Seen in GraphiQL", company_id: 2, project_status: "planned", start_date: "2026-01-10", end_date: "2026-06-30" },
+      body: {
+        project_name: "GraphiQL kite",
+        project_desc: "Seen in GraphiQL",
+        company_id: 2,
+        project_status: "planned",
+        start_date: "2026-01-10",
+        end_date: "2026-06-30",
+      },
       headers: { "x-user-role": "student" },
     });
     expect(created.status).toBe(201);
@@ -84,7 +94,7 @@ describe("EXPLORER=sandbox", () => {
 
     expect(res.status).toBe(200);
     expect(await res.text()).toMatch(/embeddable-sandbox/);
-    expect((await fetch(`${t.url}/graphiql/${require("graphiql/package.json").version}/graphiql.min.js`)).status).toBe(404);
+    expect((await fetch(`${t.url}/graphiql/${graphiqlVersion}/graphiql.min.js`)).status).toBe(404);
   });
 });
 

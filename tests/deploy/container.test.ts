@@ -25,7 +25,10 @@ function instructions(): { op: string; args: string }[] {
 /** The environment variables src/config.ts reads: the keys of its zod env schema. */
 function configVariables(): Set<string> {
   const source = read("src/config.ts");
-  const schema = source.slice(source.indexOf("const envSchema = z.object({"), source.indexOf("\n});", source.indexOf("const envSchema")));
+  const schema = source.slice(
+    source.indexOf("const envSchema = z.object({"),
+    source.indexOf("\n});", source.indexOf("const envSchema")),
+  );
   return new Set([...schema.matchAll(/^ {2}([A-Z][A-Z0-9_]*):/gm)].map((m) => m[1]));
 }
 
@@ -48,7 +51,10 @@ describe("Dockerfile", () => {
       for (const command of run.args.split("&&").map((c) => c.trim())) {
         const script = /^npm run (\S+)/.exec(command)?.[1];
         if (script) expect(Object.keys(scripts)).toContain(script);
-        else expect(command).toMatch(/^npm (install( --omit=dev)? --ignore-scripts --no-audit --no-fund|cache clean --force)$/);
+        else
+          expect(command).toMatch(
+            /^npm (install( --omit=dev)? --ignore-scripts --no-audit --no-fund|cache clean --force)$/,
+          );
       }
     }
     expect(fs.existsSync(path.join(REPO, "package-lock.json"))).toBe(true);
@@ -71,7 +77,9 @@ describe("Dockerfile", () => {
     const user = finalStage.find((s) => s.op === "USER")?.args;
     expect(user).toBeDefined();
     expect(user).not.toMatch(/^(root|0)$/);
-    expect(finalStage.find((s) => s.op === "COPY" && s.args.startsWith("--from"))?.args).toBe("--from=build /app/dist ./dist");
+    expect(finalStage.find((s) => s.op === "COPY" && s.args.startsWith("--from"))?.args).toBe(
+      "--from=build /app/dist ./dist",
+    );
     expect(finalStage.find((s) => s.op === "RUN")?.args).toContain("npm install --omit=dev");
   });
 
@@ -83,7 +91,9 @@ describe("Dockerfile", () => {
   });
 
   it("when the build context is sent, then .dockerignore leaves out local modules, build output, data and secrets", () => {
-    const ignored = read(".dockerignore").split("\n").map((l) => l.trim());
+    const ignored = read(".dockerignore")
+      .split("\n")
+      .map((l) => l.trim());
     expect(ignored).toEqual(expect.arrayContaining(["node_modules", "dist", ".data", ".git", ".env"]));
   });
 });
@@ -113,7 +123,15 @@ describe("compose.yaml", () => {
     expect(known.has("MONGODB_URI")).toBe(true);
     const names = Object.keys(compose.services.api.environment);
     expect(names.filter((name) => !known.has(name))).toEqual([]);
-    expect(names).toEqual(expect.arrayContaining(["MONGODB_URI", "AUTH_JWT_SECRET", "CORS_ORIGINS", "RATE_LIMIT_PER_MINUTE", "METRICS_TOKEN"]));
+    expect(names).toEqual(
+      expect.arrayContaining([
+        "MONGODB_URI",
+        "AUTH_JWT_SECRET",
+        "CORS_ORIGINS",
+        "RATE_LIMIT_PER_MINUTE",
+        "METRICS_TOKEN",
+      ]),
+    );
     expect(compose.services.api.environment.AUTH_JWT_SECRET).toMatch(/^\$\{AUTH_JWT_SECRET:\?.+\}$/);
     expect(compose.services.api.environment.METRICS_TOKEN).toMatch(/^\$\{METRICS_TOKEN:-\}$/);
   });

@@ -40,7 +40,9 @@ describe("embedded FerretDB process", () => {
         setInterval(() => {}, 1000);
       });`;
     const parent = spawn(process.execPath, ["-e", script], { stdio: ["ignore", "pipe", "inherit"] });
-    const line = await new Promise<string>((resolve) => readline.createInterface({ input: parent.stdout! }).once("line", resolve));
+    const line = await new Promise<string>((resolve) =>
+      readline.createInterface({ input: parent.stdout! }).once("line", resolve),
+    );
     const [pidText, uri] = line.split(" ");
     const childPid = Number(pidText);
     expect(uri).toMatch(/^mongodb:\/\/127\.0\.0\.1:\d+\/$/);

@@ -3,9 +3,9 @@
 // service drains), then the answer is still the error envelope — the GraphQL shape on /graphql — and carries no
 // text of the runtime.
 import net from "node:net";
-import { startTestApp, type TestApp } from "../helpers/app";
+import { startTestApp, type GraphQLBody, type RestBody, type TestApp } from "../helpers/app";
+import { ADMIN } from "../helpers/fixtures";
 
-const ADMIN = { "x-user-role": "admin" };
 const RUNTIME_TEXT = /call stack|RangeError|Client Error|FST_ERR|statusCode/i;
 
 /** Sends raw bytes and reads until the server closes the connection (or `waitMs` passes). */
@@ -31,7 +31,7 @@ function rawExchange(url: string, request: string | (() => AsyncIterable<string>
   });
 }
 
-function parseHttp(raw: string): { status: number; headers: string; body: any } {
+function parseHttp(raw: string): { status: number; headers: string; body: RestBody & GraphQLBody } {
   const [head, ...rest] = raw.split("\r\n\r\n");
   const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(head)?.[1] ?? 0);
   const text = rest.join("\r\n\r\n");
@@ -39,7 +39,7 @@ function parseHttp(raw: string): { status: number; headers: string; body: any } 
 }
 
 /** The REST envelope, with the message checked for runtime text. */
-function expectEnvelope(body: any, code = "BAD_REQUEST"): void {
+function expectEnvelope(body: RestBody, code = "BAD_REQUEST"): void {
   expect(body).toMatchObject({ success: false, code, message: expect.any(String) });
   expect(body.message).not.toMatch(RUNTIME_TEXT);
 }
@@ -54,7 +54,10 @@ describe("framework errors answer the envelope", () => {
   });
 
   it("when a path id has 101 digits, then it is 400 BAD_REQUEST in the envelope (not 414)", async () => {
-    const res = await t.http("PUT", `/projects/${"1".repeat(101)}/updateStatus`, { body: { project_status: "done" }, headers: ADMIN });
+    const res = await t.http("PUT", `/projects/${"1".repeat(101)}/updateStatus`, {
+      body: { project_status: "done" },
+      headers: ADMIN,
+    });
 
     expect(res.status).toBe(400);
     expectEnvelope(res.body);
@@ -76,13 +79,19 @@ describe("framework errors answer the envelope", () => {
     expectEnvelope(res.body);
     expect(res.body.message).toMatch(/headers are too large/);
     // The path is unknown at this stage: the entries also carry GraphQL's extensions.code.
-    expect(res.body.errors[0].extensions.code).toBe("BAD_REQUEST");
+    expect(res.body.errors![0].extensions!.code).toBe("BAD_REQUEST");
   });
 
   it.each([
-    ["Content-Length with Transfer-Encoding", "POST /graphql HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n"],
+    [
+      "Content-Length with Transfer-Encoding",
+      "POST /graphql HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n",
+    ],
     ["a request line that is not HTTP", "HELLO\r\n\r\n"],
-    ["a broken chunk size", "POST /graphql HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n"],
+    [
+      "a broken chunk size",
+      "POST /graphql HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n",
+    ],
   ])("when the framing is broken (%s), then it is 400 with the envelope", async (_name, request) => {
     const res = parseHttp(await rawExchange(t.url, request));
 
@@ -93,25 +102,31 @@ describe("framework errors answer the envelope", () => {
 
   it("when a GraphQL document nests a list literal 5,000 deep, then it is 400 with a message that says what to fix", async () => {
     const deep = `${"[".repeat(5000)}1${"]".repeat(5000)}`;
-    const res = await t.http("POST", "/graphql", { body: { query: `{ project(projectId: ${deep}) { project_id } }` }, headers: ADMIN });
+    const res = await t.http<GraphQLBody>("POST", "/graphql", {
+      body: { query: `{ project(projectId: ${deep}) { project_id } }` },
+      headers: ADMIN,
+    });
 
     expect(res.status).toBe(400);
-    expect(res.body.errors[0].message).not.toMatch(RUNTIME_TEXT);
-    expect(res.body.errors[0].message).toMatch(/too deeply/);
-    expect(res.body.errors[0].extensions.code).toEqual(expect.any(String));
+    expect(res.body.errors![0].message).not.toMatch(RUNTIME_TEXT);
+    expect(res.body.errors![0].message).toMatch(/too deeply/);
+    expect(res.body.errors![0].extensions!.code).toEqual(expect.any(String));
   });
 
   it("when variables or a REST body nest 5,000 deep, then it is 400 naming the field", async () => {
     // As text: JSON.stringify of such a value would overflow the test's own stack.
     const deep = `${"[".repeat(5000)}1${"]".repeat(5000)}`;
-    const gql = await t.http("POST", "/graphql", {
+    const gql = await t.http<GraphQLBody>("POST", "/graphql", {
       rawBody: `{"query": "query ($id: Int!) { project(projectId: $id) { project_id } }", "variables": {"id": ${deep}}}`,
       headers: ADMIN,
     });
     expect(gql.status).toBe(400);
-    expect(gql.body.errors[0].message).not.toMatch(RUNTIME_TEXT);
+    expect(gql.body.errors![0].message).not.toMatch(RUNTIME_TEXT);
 
-    const rest = await t.http("PUT", "/projects/1/updateStatus", { rawBody: `{"project_status": ${deep}}`, headers: ADMIN });
+    const rest = await t.http("PUT", "/projects/1/updateStatus", {
+      rawBody: `{"project_status": ${deep}}`,
+      headers: ADMIN,
+    });
     expect(rest.status).toBe(400);
     expectEnvelope(rest.body);
     expect(rest.body.message).toMatch(/project_status/);
@@ -120,7 +135,7 @@ describe("framework errors answer the envelope", () => {
   it("when a request body never completes, then the server answers 408 with the envelope and closes the connection", async () => {
     const raw = await rawExchange(
       t.url,
-      "PUT /teachers/1 HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nX-User-Role: admin\r\nContent-Length: 100\r\n\r\n{\"teacher",
+      'PUT /teachers/1 HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nX-User-Role: admin\r\nContent-Length: 100\r\n\r\n{"teacher',
       50_000,
     );
 

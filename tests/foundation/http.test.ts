@@ -1,6 +1,6 @@
 // When the app runs in-process, then /graphql, /healthz and /readyz answer over HTTP as the contract says.
 import { ListTeachersDocument } from "../generated/graphql";
-import { startTestApp, type TestApp } from "../helpers/app";
+import { startTestApp, type GraphQLBody, type TestApp } from "../helpers/app";
 
 describe("HTTP endpoints", () => {
   let t: TestApp;
@@ -20,11 +20,15 @@ describe("HTTP endpoints", () => {
   });
 
   it("when /graphql is queried with GET, then queries work too", async () => {
-    const res = await t.http("GET", `/graphql?query=${encodeURIComponent("{ teachers { total } }")}`, {
-      headers: { "x-user-role": "teacher" },
-    });
+    const res = await t.http<GraphQLBody<{ teachers: { total: number } }>>(
+      "GET",
+      `/graphql?query=${encodeURIComponent("{ teachers { total } }")}`,
+      {
+        headers: { "x-user-role": "teacher" },
+      },
+    );
     expect(res.status).toBe(200);
-    expect(res.body.data.teachers.total).toBe(1);
+    expect(res.body.data!.teachers.total).toBe(1);
   });
 
   it("when /healthz is asked, then it answers 200", async () => {
@@ -38,7 +42,7 @@ describe("HTTP endpoints", () => {
     try {
       expect((await own.http("GET", "/readyz")).status).toBe(200);
       await own.db.connection.close();
-      const res = await own.http("GET", "/readyz");
+      const res = await own.http<{ status: string }>("GET", "/readyz");
       expect(res.status).toBe(503);
       expect(res.body.status).toBe("unavailable");
       expect((await own.http("GET", "/healthz")).status).toBe(200);
@@ -58,22 +62,30 @@ describe("HTTP failures before GraphQL runs", () => {
   });
 
   it("when /graphql receives malformed JSON, then it answers 400 with a GraphQL error coded BAD_REQUEST", async () => {
-    const res = await t.http("POST", "/graphql", { rawBody: '{"query": "{ teachers { total } }"', headers: { "x-user-role": "admin" } });
+    const res = await t.http<GraphQLBody>("POST", "/graphql", {
+      rawBody: '{"query": "{ teachers { total } }"',
+      headers: { "x-user-role": "admin" },
+    });
     expect(res.status).toBe(400);
-    expect(res.body.errors[0].extensions.code).toBe("BAD_REQUEST");
-    expect(res.body.errors[0].message).toMatch(/malformed JSON/);
+    expect(res.body.errors![0].extensions!.code).toBe("BAD_REQUEST");
+    expect(res.body.errors![0].message).toMatch(/malformed JSON/);
   });
 
   it("when /graphql receives a body over 1 MiB, then it answers 413 with a GraphQL error", async () => {
-    const res = await t.http("POST", "/graphql", { rawBody: JSON.stringify({ query: `{ teachers { total } } #${"x".repeat(1024 * 1024)}` }) });
+    const res = await t.http<GraphQLBody>("POST", "/graphql", {
+      rawBody: JSON.stringify({ query: `{ teachers { total } } #${"x".repeat(1024 * 1024)}` }),
+    });
     expect(res.status).toBe(413);
-    expect(res.body.errors[0].extensions.code).toBe("BAD_REQUEST");
+    expect(res.body.errors![0].extensions!.code).toBe("BAD_REQUEST");
   });
 
   it("when a GraphQL document has a syntax error, then it is an ordinary GraphQL error", async () => {
-    const res = await t.http("POST", "/graphql", { body: { query: "{ teachers { total }" }, headers: { "x-user-role": "admin" } });
+    const res = await t.http<GraphQLBody>("POST", "/graphql", {
+      body: { query: "{ teachers { total }" },
+      headers: { "x-user-role": "admin" },
+    });
     expect(res.status).toBe(400);
-    expect(res.body.errors[0].extensions.code).toBe("GRAPHQL_PARSE_FAILED");
+    expect(res.body.errors![0].extensions!.code).toBe("GRAPHQL_PARSE_FAILED");
   });
 });
 
@@ -88,15 +100,16 @@ describe("query limits", () => {
 
   it("when a document holds more tokens than allowed, then it is rejected as a parse error (400)", async () => {
     const query = `{ ${Array.from({ length: 1100 }, () => "teachers { total }").join(" ")} }`;
-    const res = await t.http("POST", "/graphql", { body: { query }, headers: { "x-user-role": "admin" } });
+    const res = await t.http<GraphQLBody>("POST", "/graphql", { body: { query }, headers: { "x-user-role": "admin" } });
     expect(res.status).toBe(400);
-    expect(res.body.errors[0].message).toMatch(/more that 2000 tokens/);
+    expect(res.body.errors![0].message).toMatch(/more that 2000 tokens/);
   });
 
   it("when a query nests deeper than allowed, then it is rejected before it runs", async () => {
-    const query = "{ projects { items { teacher { projects { teacher { projects { teacher { projects { teacher { teacher_id } } } } } } } } } }";
-    const res = await t.http("POST", "/graphql", { body: { query }, headers: { "x-user-role": "admin" } });
+    const query =
+      "{ projects { items { teacher { projects { teacher { projects { teacher { projects { teacher { teacher_id } } } } } } } } } }";
+    const res = await t.http<GraphQLBody>("POST", "/graphql", { body: { query }, headers: { "x-user-role": "admin" } });
     expect(res.status).toBe(400);
-    expect(res.body.errors[0].message).toMatch(/depth limit/i);
+    expect(res.body.errors![0].message).toMatch(/depth limit/i);
   });
 });

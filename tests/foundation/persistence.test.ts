@@ -56,7 +56,12 @@ describe("persistence through Mongoose", () => {
     try {
       const first = await startEmbeddedDatabase({ mode, dataDir, progress: () => undefined });
       const before = await openDatabase(first.uri, { dbName: "restart_check" });
-      await before.models.Student.create({ student_id: 1, student_name: "Lin", email: "lin@example.com", class_code: "A1" });
+      await before.models.Student.create({
+        student_id: 1,
+        student_name: "Lin",
+        email: "lin@example.com",
+        class_code: "A1",
+      });
       await before.close();
       await first.stop();
 

@@ -20,7 +20,8 @@ interface Started {
 
 /** The caller's environment without the service's own variables, so each test sets exactly what it means. */
 function machineEnv(): NodeJS.ProcessEnv {
-  const own = /^(PORT|HOST|MONGODB_URI|DATA_DIR|EMBEDDED_DB|NODE_ENV|AUTH_JWT_.*|AUTH_JWKS_URL|PROJECT_STATUS_WORKFLOW|LOG_LEVEL|TEST_.*)$/;
+  const own =
+    /^(PORT|HOST|MONGODB_URI|DATA_DIR|EMBEDDED_DB|NODE_ENV|AUTH_JWT_.*|AUTH_JWKS_URL|PROJECT_STATUS_WORKFLOW|LOG_LEVEL|TEST_.*)$/;
   return Object.fromEntries(Object.entries(process.env).filter(([name]) => !own.test(name)));
 }
 
@@ -33,7 +34,10 @@ function logEntry(line: string): { msg?: string; pid?: number } | undefined {
   }
 }
 
-async function startService(env: Record<string, string>, command = [process.execPath, path.join(REPO, "dist/src/index.js")]): Promise<Started> {
+async function startService(
+  env: Record<string, string>,
+  command = [process.execPath, path.join(REPO, "dist/src/index.js")],
+): Promise<Started> {
   const child = spawn(command[0], command.slice(1), {
     cwd: REPO,
     env: { ...machineEnv(), PORT: "0", ...env },
@@ -84,7 +88,9 @@ describe("service process", () => {
   it("when started on MONGODB_URI, then one line names URL, database and auth mode; SIGTERM exits 0", async () => {
     const uri = `${testMongoUri().replace(/\/$/, "")}/t_process_${process.pid}`;
     const s = await startService({ MONGODB_URI: uri });
-    expect(s.ready.msg).toMatch(/^Ready: http:\/\/127\.0\.0\.1:\d+\/graphql \| database: MongoDB at MONGODB_URI \| auth: header mode$/);
+    expect(s.ready.msg).toMatch(
+      /^Ready: http:\/\/127\.0\.0\.1:\d+\/graphql \| database: MongoDB at MONGODB_URI \| auth: header mode$/,
+    );
     expect(s.lines.filter((l) => l.includes("trusted as sent"))).toHaveLength(1);
 
     const health = await fetch(`${s.url}/readyz`);
@@ -105,7 +111,11 @@ describe("service process", () => {
     let answer = "";
     const request = http.request(`${s.url}/graphql`, {
       method: "POST",
-      headers: { "content-type": "application/json", "content-length": Buffer.byteLength(body), "x-user-role": "admin" },
+      headers: {
+        "content-type": "application/json",
+        "content-length": Buffer.byteLength(body),
+        "x-user-role": "admin",
+      },
     });
     const response = new Promise<number>((resolve, reject) => {
       request.on("response", (res) => {

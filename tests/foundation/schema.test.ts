@@ -18,6 +18,8 @@ describe("schema snapshot", () => {
     expect(sdl).toContain("updateStudent(studentId: SafeInt!, input: UpdateStudentInput!): StudentPayload!");
     expect(sdl).toContain("createTeacher(input: CreateTeacherInput!): TeacherPayload!");
     expect(sdl).toContain("createStudent(input: CreateStudentInput!): StudentPayload!");
-    expect(sdl).toMatch(/enum ErrorCode \{\s+BAD_REQUEST\s+UNAUTHORIZED\s+FORBIDDEN\s+NOT_FOUND\s+CONFLICT\s+INTERNAL_SERVER_ERROR\s+TOO_MANY_REQUESTS\s+\}/);
+    expect(sdl).toMatch(
+      /enum ErrorCode \{\s+BAD_REQUEST\s+UNAUTHORIZED\s+FORBIDDEN\s+NOT_FOUND\s+CONFLICT\s+INTERNAL_SERVER_ERROR\s+TOO_MANY_REQUESTS\s+\}/,
+    );
   });
 });

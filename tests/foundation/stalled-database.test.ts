@@ -11,10 +11,12 @@ import type { FastifyInstance } from "fastify";
 import pino from "pino";
 import { createApp } from "../../src/app";
 import { openDatabase, type Database } from "../../src/db/database";
+import { loadToolConfig } from "../../src/config";
 import { startEmbeddedDatabase, type EmbeddedDatabase } from "../../src/db/embedded";
+import type { RestBody, TeacherDocumentBody } from "../helpers/app";
+import { ADMIN } from "../helpers/fixtures";
 
 const DB_TIMEOUT_MS = 500;
-const ADMIN = { "x-user-role": "admin" };
 const LEAKS = /Mongo|mongoose|timed out|127\.0\.0\.1|\n\s+at /i;
 
 describe("a stalled or vanished database", () => {
@@ -27,7 +29,7 @@ describe("a stalled or vanished database", () => {
 
   beforeAll(async () => {
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "project-service-stall-"));
-    const mode = (process.env.EMBEDDED_DB ?? "auto") as "auto" | "mongod" | "ferretdb";
+    const mode = loadToolConfig().embeddedDb;
     server = await startEmbeddedDatabase({ mode, dataDir, progress: () => undefined });
     db = await openDatabase(server.uri, { dbName: "stall", timeoutMs: DB_TIMEOUT_MS });
     const sink = new Writable({
@@ -69,9 +71,10 @@ describe("a stalled or vanished database", () => {
       headers: { "content-type": "application/json", ...ADMIN },
       body: JSON.stringify({ query }),
     });
-    return { status: res.status, body: (await res.json()) as any };
+    return { status: res.status, body: (await res.json()) as TeacherDocumentBody };
   };
-  const createTeacher = () => graphql('mutation { createTeacher(input: { teacher_name: "Ada" }) { success code message data { teacher_id } } }');
+  const createTeacher = () =>
+    graphql('mutation { createTeacher(input: { teacher_name: "Ada" }) { success code message data { teacher_id } } }');
   const readTeacher = () => graphql("{ teacher(teacherId: 1) { teacher_id } }");
   const renameTeacher = async () => {
     const res = await fetch(`${url}/teachers/1`, {
@@ -79,7 +82,7 @@ describe("a stalled or vanished database", () => {
       headers: { "content-type": "application/json", ...ADMIN },
       body: JSON.stringify({ teacher_name: "Grace" }),
     });
-    return { status: res.status, body: (await res.json()) as any };
+    return { status: res.status, body: (await res.json()) as RestBody };
   };
   const ready = async () => (await fetch(`${url}/readyz`)).status;
 
@@ -94,7 +97,7 @@ describe("a stalled or vanished database", () => {
   }
 
   it("when the database is paused, then requests fail with INTERNAL_SERVER_ERROR instead of waiting, /readyz is 503, and all recover on resume", async () => {
-    expect((await createTeacher()).body.data.createTeacher.success).toBe(true);
+    expect((await createTeacher()).body.data!.createTeacher.success).toBe(true);
     expect(await ready()).toBe(200);
     expect(server.pid).toEqual(expect.any(Number));
 
@@ -103,12 +106,16 @@ describe("a stalled or vanished database", () => {
       // Each of these would wait for as long as the database stays paused without the driver's timeouts.
       const mutation = await createTeacher();
       expect(mutation.status).toBe(200);
-      expect(mutation.body.data.createTeacher).toMatchObject({ success: false, code: "INTERNAL_SERVER_ERROR", data: null });
-      expect(mutation.body.data.createTeacher.message).not.toMatch(LEAKS);
+      expect(mutation.body.data!.createTeacher).toMatchObject({
+        success: false,
+        code: "INTERNAL_SERVER_ERROR",
+        data: null,
+      });
+      expect(mutation.body.data!.createTeacher.message).not.toMatch(LEAKS);
 
       const query = await readTeacher();
-      expect(query.body.errors[0].extensions.code).toBe("INTERNAL_SERVER_ERROR");
-      expect(query.body.errors[0].message).not.toMatch(LEAKS);
+      expect(query.body.errors![0].extensions!.code).toBe("INTERNAL_SERVER_ERROR");
+      expect(query.body.errors![0].message).not.toMatch(LEAKS);
 
       const rest = await renameTeacher();
       expect(rest.status).toBe(500);
@@ -118,7 +125,11 @@ describe("a stalled or vanished database", () => {
       expect(await ready()).toBe(503);
       const readiness = await fetch(`${url}/readyz`);
       expect(readiness.status).toBe(503);
-      expect(await readiness.json()).toMatchObject({ success: false, code: "INTERNAL_SERVER_ERROR", status: "unavailable" });
+      expect(await readiness.json()).toMatchObject({
+        success: false,
+        code: "INTERNAL_SERVER_ERROR",
+        status: "unavailable",
+      });
       // /healthz does not depend on the database.
       expect((await fetch(`${url}/healthz`)).status).toBe(200);
     } finally {
@@ -132,7 +143,7 @@ describe("a stalled or vanished database", () => {
 
     expect(await waitForReadiness(200)).toBe(200);
     const after = await createTeacher();
-    expect(after.body.data.createTeacher.success).toBe(true);
+    expect(after.body.data!.createTeacher.success).toBe(true);
     expect((await renameTeacher()).status).toBe(200);
   });
 
@@ -140,8 +151,8 @@ describe("a stalled or vanished database", () => {
     await server.stop();
 
     const mutation = await createTeacher();
-    expect(mutation.body.data.createTeacher).toMatchObject({ success: false, code: "INTERNAL_SERVER_ERROR" });
-    expect((await readTeacher()).body.errors[0].extensions.code).toBe("INTERNAL_SERVER_ERROR");
+    expect(mutation.body.data!.createTeacher).toMatchObject({ success: false, code: "INTERNAL_SERVER_ERROR" });
+    expect((await readTeacher()).body.errors![0].extensions!.code).toBe("INTERNAL_SERVER_ERROR");
     expect((await renameTeacher()).status).toBe(500);
     expect(await waitForReadiness(503)).toBe(503);
   });

@@ -38,7 +38,10 @@ function compileFrontend(): string[] {
   const program = ts.createProgram([...parsed.fileNames, probePath], parsed.options, host);
   return ts
     .getPreEmitDiagnostics(program)
-    .map((d) => `${d.file ? path.relative(FRONTEND, d.file.fileName) : ""}: ${ts.flattenDiagnosticMessageText(d.messageText, "\n")}`);
+    .map(
+      (d) =>
+        `${d.file ? path.relative(FRONTEND, d.file.fileName) : ""}: ${ts.flattenDiagnosticMessageText(d.messageText, "\n")}`,
+    );
 }
 
 describe("a frontend's typed operations from schema/schema.graphql (client preset)", () => {
@@ -59,7 +62,14 @@ describe("a frontend's typed operations from schema/schema.graphql (client prese
     const { submitProjectForm } = await import("../../examples/frontend/src/create-project");
     const state = await submitProjectForm(
       `${t.url}/graphql`,
-      { project_name: "Frontend form", project_desc: "From the form", company_id: 1, project_status: "planned", start_date: "2026-01-10", end_date: "2026-02-10" },
+      {
+        project_name: "Frontend form",
+        project_desc: "From the form",
+        company_id: 1,
+        project_status: "planned",
+        start_date: "2026-01-10",
+        end_date: "2026-02-10",
+      },
       { "x-user-role": "student" },
     );
     expect(state).toEqual({ projectId: expect.any(Number), fieldMessages: {}, banner: [] });
@@ -67,14 +77,25 @@ describe("a frontend's typed operations from schema/schema.graphql (client prese
 
   it("when the form has several bad fields, then each field gets its message; a refusal of the caller goes to the banner", async () => {
     const { submitProjectForm } = await import("../../examples/frontend/src/create-project");
-    const input = { project_name: " ", project_desc: "x", company_id: 0, project_status: "planned", start_date: "2026-06-01", end_date: "2026-05-01" };
+    const input = {
+      project_name: " ",
+      project_desc: "x",
+      company_id: 0,
+      project_status: "planned",
+      start_date: "2026-06-01",
+      end_date: "2026-05-01",
+    };
     const invalid = await submitProjectForm(`${t.url}/graphql`, input, { "x-user-role": "student" });
     expect(invalid.projectId).toBeNull();
     expect(Object.keys(invalid.fieldMessages).sort()).toEqual(["company_id", "end_date", "project_name"]);
     expect(invalid.fieldMessages.end_date).toMatch(/before start_date/);
     expect(invalid.banner).toEqual([]);
 
-    const refused = await submitProjectForm(`${t.url}/graphql`, { ...input, project_name: "Teacher form" }, { "x-user-role": "teacher" });
+    const refused = await submitProjectForm(
+      `${t.url}/graphql`,
+      { ...input, project_name: "Teacher form" },
+      { "x-user-role": "teacher" },
+    );
     expect(refused.fieldMessages).toEqual({});
     expect(refused.banner).toEqual([expect.stringMatching(/createProject is not allowed for role teacher/)]);
   });

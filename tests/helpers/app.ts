@@ -17,13 +17,39 @@ export interface GraphQLResponse<T> {
   errors?: { message: string; extensions?: { code?: string } }[];
 }
 
+/** A REST answer's body: the envelope ({success, message, data} or {success: false, message, code, errors}). */
+export interface RestBody<Data = Record<string, unknown>> {
+  success: boolean;
+  message: string;
+  code?: string;
+  errors?: { field: string | null; message: string; code: string }[];
+  data?: Data | null;
+}
+
+/** A GraphQL answer's body as sent over HTTP. */
+export interface GraphQLBody<Data = Record<string, unknown>> {
+  data?: Data | null;
+  errors?: { message: string; extensions?: { code?: string } }[];
+}
+
+/** What the plain-HTTP tests' inline documents ask for (createTeacher's payload, teachers' total, a teacher). */
+export type TeacherDocumentBody = GraphQLBody<{
+  createTeacher: { success: boolean; code?: string | null; message?: string; data?: { teacher_id: number } | null };
+  teachers: { total: number };
+  teacher: { teacher_id: number } | null;
+}>;
+
 export interface TestApp {
   app: FastifyInstance;
   db: Database;
   url: string;
   gql<T, V>(document: TypedDocumentNode<T, V>, variables: V, headers?: Headers): Promise<GraphQLResponse<T>>;
   /** A plain HTTP call to the app (REST routes, health). */
-  http(method: string, path: string, options?: { body?: unknown; rawBody?: string; headers?: Headers }): Promise<{ status: number; body: any }>;
+  http<Body = RestBody>(
+    method: string,
+    path: string,
+    options?: { body?: unknown; rawBody?: string; headers?: Headers },
+  ): Promise<{ status: number; body: Body }>;
   close(): Promise<void>;
 }
 
@@ -77,7 +103,8 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     } catch {
       // not JSON: keep the text
     }
-    return { status: response.status, body: parsed };
+    // The caller names the shape it expects (RestBody by default); the assertions check it.
+    return { status: response.status, body: parsed as never };
   };
 
   return {
@@ -85,8 +112,8 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     db,
     url,
     http,
-    async gql(document, variables, headers = {}) {
-      const { status, body } = await http("POST", "/graphql", {
+    async gql<T, V>(document: TypedDocumentNode<T, V>, variables: V, headers: Headers = {}) {
+      const { status, body } = await http<GraphQLBody<T> | null>("POST", "/graphql", {
         body: { query: print(document), variables },
         headers,
       });

@@ -5,7 +5,10 @@ import { openDatabase, type Database } from "../../src/db/database";
 
 export function testDbName(): string {
   const testPath = expect.getState().testPath ?? "test";
-  const base = path.basename(testPath).replace(/\.test\.ts$/, "").replace(/[^a-zA-Z0-9_-]/g, "_");
+  const base = path
+    .basename(testPath)
+    .replace(/\.test\.ts$/, "")
+    .replace(/[^a-zA-Z0-9_-]/g, "_");
   return `t_${base.slice(0, 40)}_${crypto.randomBytes(4).toString("hex")}`;
 }
 

@@ -2,17 +2,18 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { loadToolConfig } from "../../src/config";
 import { startEmbeddedDatabase } from "../../src/db/embedded";
 
 export default async function globalSetup(): Promise<void> {
-  if (process.env.MONGODB_URI) {
-    process.env.TEST_MONGODB_URI = process.env.MONGODB_URI;
+  const { mongodbUri, embeddedDb } = loadToolConfig();
+  if (mongodbUri) {
+    process.env.TEST_MONGODB_URI = mongodbUri;
     return;
   }
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "project-service-test-"));
-  const mode = (process.env.EMBEDDED_DB ?? "auto") as "auto" | "mongod" | "ferretdb";
   const db = await startEmbeddedDatabase({
-    mode,
+    mode: embeddedDb,
     dataDir,
     progress: (message) => process.stderr.write(`[test database] ${message}\n`),
   });

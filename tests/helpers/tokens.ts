@@ -2,13 +2,16 @@
 import type { AuthConfig } from "../../src/config";
 import { mintDevToken } from "../../src/auth/dev-token";
 
-export const TEST_SECRET = "test-secret-of-at-least-thirty-two-bytes!";
-export const TEST_ISSUER = "https://issuer.test";
-export const TEST_AUDIENCE = "project-service-tests";
+const TEST_SECRET = "test-secret-of-at-least-thirty-two-bytes!";
+const TEST_ISSUER = "https://issuer.test";
+const TEST_AUDIENCE = "project-service-tests";
 
 export const JWT_AUTH: AuthConfig = { mode: "jwt", secret: TEST_SECRET, issuer: TEST_ISSUER, audience: TEST_AUDIENCE };
 
-export function token(roles: string[], options: { sub?: string; expiresIn?: string | number; secret?: string; issuer?: string; audience?: string } = {}) {
+export function token(
+  roles: string[],
+  options: { sub?: string; expiresIn?: string | number; secret?: string; issuer?: string; audience?: string } = {},
+) {
   return mintDevToken({
     secret: options.secret ?? TEST_SECRET,
     sub: options.sub ?? "user-1",
@@ -20,7 +23,8 @@ export function token(roles: string[], options: { sub?: string; expiresIn?: stri
 }
 
 export const expiredToken = (roles: string[]) => token(roles, { expiresIn: -60 });
-export const wronglySignedToken = (roles: string[]) => token(roles, { secret: "another-secret-of-at-least-thirty-two-bytes" });
+export const wronglySignedToken = (roles: string[]) =>
+  token(roles, { secret: "another-secret-of-at-least-thirty-two-bytes" });
 
 /** An unsigned token (alg "none") carrying otherwise valid claims. */
 export function unsignedToken(roles: string[]): string {
@@ -30,7 +34,10 @@ export function unsignedToken(roles: string[]): string {
 }
 
 /** Headers for a jwt-mode request acting as `role` with a token granting `roles` (default: just that role). */
-export async function bearer(role: string | undefined, roles: string[] = role ? [role] : []): Promise<Record<string, string>> {
+export async function bearer(
+  role: string | undefined,
+  roles: string[] = role ? [role] : [],
+): Promise<Record<string, string>> {
   const headers: Record<string, string> = { authorization: `Bearer ${await token(roles)}` };
   if (role) headers["x-user-role"] = role;
   return headers;

@@ -10,13 +10,19 @@ const provider = startTracing({ exporter, immediate: true });
 
 async function main(): Promise<void> {
   // Loaded only now, after the instrumentations are registered.
+  /* eslint-disable @typescript-eslint/no-require-imports -- the order of loading is the point */
   require("reflect-metadata");
   const { createApp } = require("../../src/app") as typeof import("../../src/app");
   const { openDatabase } = require("../../src/db/database") as typeof import("../../src/db/database");
   const pino = require("pino") as typeof import("pino");
+  /* eslint-enable @typescript-eslint/no-require-imports */
 
   const db = await openDatabase(process.env.TEST_MONGODB_URI!, { dbName: process.env.TEST_DB_NAME });
-  const app = await createApp({ config: { auth: { mode: "header" }, production: false }, logger: pino({ level: "silent" }), db });
+  const app = await createApp({
+    config: { auth: { mode: "header" }, production: false },
+    logger: pino({ level: "silent" }),
+    db,
+  });
   await app.listen({ port: 0, host: "127.0.0.1" });
   const address = app.server.address();
   const port = typeof address === "object" && address ? address.port : 0;
@@ -25,7 +31,9 @@ async function main(): Promise<void> {
   const response = await fetch(`http://127.0.0.1:${port}/graphql`, {
     method: "POST",
     headers: { "content-type": "application/json", "x-user-role": "admin" },
-    body: JSON.stringify({ query: 'mutation Traced { createTeacher(input: { teacher_name: "Traced" }) { success data { teacher_id } } }' }),
+    body: JSON.stringify({
+      query: 'mutation Traced { createTeacher(input: { teacher_name: "Traced" }) { success data { teacher_id } } }',
+    }),
   });
   const body = await response.json();
   await provider.forceFlush();

@@ -2,14 +2,14 @@
 // histograms, GraphQL operations by name and outcome, database round-trip times and process metrics; in
 // production it is closed unless METRICS_TOKEN is set, and then it needs that bearer token.
 import { openDatabase, type Database } from "../../src/db/database";
-import { startTestApp, type TestApp } from "../helpers/app";
+import { startTestApp, type TeacherDocumentBody, type TestApp } from "../helpers/app";
 import { dropTestDatabase, testDbName, testMongoUri } from "../helpers/database";
 
 const ADMIN = { "content-type": "application/json", "x-user-role": "admin" };
 
 async function graphql(t: TestApp, query: string, headers: Record<string, string> = ADMIN) {
   const response = await fetch(`${t.url}/graphql`, { method: "POST", headers, body: JSON.stringify({ query }) });
-  return (await response.json()) as any;
+  return (await response.json()) as TeacherDocumentBody;
 }
 
 async function scrape(t: TestApp, headers: Record<string, string> = {}) {
@@ -23,7 +23,10 @@ function sample(text: string, name: string, labels: Record<string, string>): num
     const match = /^([a-zA-Z_:][\w:]*)\{(.*)\} (\S+)$/.exec(line);
     if (!match || match[1] !== name) continue;
     const found = Object.fromEntries([...match[2].matchAll(/(\w+)="([^"]*)"/g)].map((m) => [m[1], m[2]]));
-    if (Object.keys(labels).every((k) => found[k] === labels[k]) && Object.keys(found).length === Object.keys(labels).length) {
+    if (
+      Object.keys(labels).every((k) => found[k] === labels[k]) &&
+      Object.keys(found).length === Object.keys(labels).length
+    ) {
       return Number(match[3]);
     }
   }
@@ -43,16 +46,25 @@ describe("GET /metrics outside production", () => {
   });
 
   it("when requests were served, then the scrape counts them by route, status, operation and outcome", async () => {
-    const created = await graphql(t, 'mutation CreateTeacher { createTeacher(input: { teacher_name: "Ada" }) { success } }');
-    expect(created.data.createTeacher.success).toBe(true);
-    const refused = await graphql(t, 'mutation CreateTeacher { createTeacher(input: { teacher_name: "Bob" }) { success code } }', {
-      ...ADMIN,
-      "x-user-role": "student",
+    const created = await graphql(
+      t,
+      'mutation CreateTeacher { createTeacher(input: { teacher_name: "Ada" }) { success } }',
+    );
+    expect(created.data!.createTeacher.success).toBe(true);
+    const refused = await graphql(
+      t,
+      'mutation CreateTeacher { createTeacher(input: { teacher_name: "Bob" }) { success code } }',
+      {
+        ...ADMIN,
+        "x-user-role": "student",
+      },
+    );
+    expect(refused.data!.createTeacher).toEqual({ success: false, code: "FORBIDDEN" });
+    const anonymousCaller = await graphql(t, "query ListTeachers { teachers(limit: 1) { total } }", {
+      "content-type": "application/json",
     });
-    expect(refused.data.createTeacher).toEqual({ success: false, code: "FORBIDDEN" });
-    const anonymousCaller = await graphql(t, "query ListTeachers { teachers(limit: 1) { total } }", { "content-type": "application/json" });
-    expect(anonymousCaller.errors[0].extensions.code).toBe("UNAUTHORIZED");
-    expect((await graphql(t, "{ teachers(limit: 1) { total } }")).data.teachers.total).toBe(1);
+    expect(anonymousCaller.errors![0].extensions!.code).toBe("UNAUTHORIZED");
+    expect((await graphql(t, "{ teachers(limit: 1) { total } }")).data!.teachers.total).toBe(1);
     expect((await fetch(`${t.url}/no/such/route`)).status).toBe(404);
 
     const { status, type, text } = await scrape(t);
@@ -61,21 +73,34 @@ describe("GET /metrics outside production", () => {
     expect(type).toMatch(/^text\/plain; version=0\.0\.4/);
     expect(sample(text, "http_requests_total", { method: "POST", route: "/graphql", status: "200" })).toBe(4);
     expect(sample(text, "http_requests_total", { method: "GET", route: "unmatched", status: "404" })).toBe(1);
-    expect(sample(text, "http_request_duration_seconds_count", { method: "POST", route: "/graphql", status: "200" })).toBe(4);
-    expect(sample(text, "http_request_duration_seconds_bucket", { method: "POST", route: "/graphql", status: "200", le: "+Inf" })).toBe(4);
+    expect(
+      sample(text, "http_request_duration_seconds_count", { method: "POST", route: "/graphql", status: "200" }),
+    ).toBe(4);
+    expect(
+      sample(text, "http_request_duration_seconds_bucket", {
+        method: "POST",
+        route: "/graphql",
+        status: "200",
+        le: "+Inf",
+      }),
+    ).toBe(4);
     expect(sample(text, "graphql_operations_total", { operation: "CreateTeacher", outcome: "success" })).toBe(1);
     expect(sample(text, "graphql_operations_total", { operation: "CreateTeacher", outcome: "FORBIDDEN" })).toBe(1);
     expect(sample(text, "graphql_operations_total", { operation: "ListTeachers", outcome: "UNAUTHORIZED" })).toBe(1);
     expect(sample(text, "graphql_operations_total", { operation: "anonymous", outcome: "success" })).toBe(1);
-    expect(sample(text, "db_command_duration_seconds_count", { command: "insert", outcome: "ok" })).toBeGreaterThanOrEqual(1);
-    expect(sample(text, "db_command_duration_seconds_count", { command: "find", outcome: "ok" })).toBeGreaterThanOrEqual(1);
+    expect(
+      sample(text, "db_command_duration_seconds_count", { command: "insert", outcome: "ok" }),
+    ).toBeGreaterThanOrEqual(1);
+    expect(
+      sample(text, "db_command_duration_seconds_count", { command: "find", outcome: "ok" }),
+    ).toBeGreaterThanOrEqual(1);
     expect(text).toMatch(/^process_cpu_user_seconds_total \d/m);
     expect(text).toMatch(/^nodejs_heap_size_used_bytes \d/m);
   });
 
   it("when a document does not parse, then its outcome is BAD_REQUEST (its name is unknown: anonymous)", async () => {
     const broken = await graphql(t, "query Broken { teachers(");
-    expect(broken.errors[0].extensions.code).toBe("GRAPHQL_PARSE_FAILED");
+    expect(broken.errors![0].extensions!.code).toBe("GRAPHQL_PARSE_FAILED");
 
     const { text } = await scrape(t);
 

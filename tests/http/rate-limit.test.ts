@@ -1,19 +1,24 @@
 // When a caller sends more requests per minute than RATE_LIMIT_PER_MINUTE, then further requests are refused with
 // HTTP 429, Retry-After and TOO_MANY_REQUESTS in each transport's shape; other callers, probes and the metrics
 // scrape are not limited. The key is the JWT sub (jwt mode), X-User-Id (header mode), else the client address.
-import { startTestApp, type TestApp } from "../helpers/app";
+import { startTestApp, type RestBody, type TeacherDocumentBody, type TestApp } from "../helpers/app";
 import { JWT_AUTH, token } from "../helpers/tokens";
 
 const LIMIT = 3;
 const QUERY = { query: "{ teachers(limit: 1) { total } }" };
 
+/** A GraphQL POST, or a REST PUT (the body then is the REST envelope, RestBody). */
 async function post(t: TestApp, path: string, headers: Record<string, string>, body: unknown = QUERY) {
   const response = await fetch(t.url + path, {
     method: path === "/graphql" ? "POST" : "PUT",
     headers: { "content-type": "application/json", ...headers },
     body: JSON.stringify(body),
   });
-  return { status: response.status, retryAfter: response.headers.get("retry-after"), body: (await response.json()) as any };
+  return {
+    status: response.status,
+    retryAfter: response.headers.get("retry-after"),
+    body: (await response.json()) as TeacherDocumentBody & RestBody,
+  };
 }
 
 describe("rate limit (header mode)", () => {
@@ -30,7 +35,7 @@ describe("rate limit (header mode)", () => {
     for (let i = 0; i < LIMIT; i++) {
       const ok = await post(t, "/graphql", headers);
       expect(ok.status).toBe(200);
-      expect(ok.body.data.teachers.total).toBeGreaterThanOrEqual(0);
+      expect(ok.body.data!.teachers.total).toBeGreaterThanOrEqual(0);
     }
 
     const refused = await post(t, "/graphql", headers);
@@ -38,15 +43,25 @@ describe("rate limit (header mode)", () => {
     expect(refused.status).toBe(429);
     expect(Number(refused.retryAfter)).toBeGreaterThan(0);
     expect(refused.body).toEqual({
-      errors: [{ message: expect.stringMatching(/^Rate limit of 3 requests per minute exceeded/), extensions: { code: "TOO_MANY_REQUESTS" } }],
+      errors: [
+        {
+          message: expect.stringMatching(/^Rate limit of 3 requests per minute exceeded/),
+          extensions: { code: "TOO_MANY_REQUESTS" },
+        },
+      ],
     });
   });
 
   it("when a caller exceeds the limit on a REST route, then it gets 429 with the error envelope and nothing changes", async () => {
-    const created = await post(t, "/graphql", { "x-user-role": "admin", "x-user-id": "setup" }, {
-      query: 'mutation { createTeacher(input: { teacher_name: "Ada" }) { data { teacher_id } } }',
-    });
-    const id = created.body.data.createTeacher.data.teacher_id as number;
+    const created = await post(
+      t,
+      "/graphql",
+      { "x-user-role": "admin", "x-user-id": "setup" },
+      {
+        query: 'mutation { createTeacher(input: { teacher_name: "Ada" }) { data { teacher_id } } }',
+      },
+    );
+    const id = created.body.data!.createTeacher.data!.teacher_id;
     const headers = { "x-user-role": "admin", "x-user-id": "rest-caller" };
     for (let i = 0; i < LIMIT; i++) {
       expect((await post(t, `/teachers/${id}`, headers, { teacher_name: `Name ${i}` })).status).toBe(200);
@@ -56,7 +71,14 @@ describe("rate limit (header mode)", () => {
 
     expect(refused.status).toBe(429);
     expect(Number(refused.retryAfter)).toBeGreaterThan(0);
-    expect(refused.body).toMatchObject({ success: false, code: "TOO_MANY_REQUESTS", message: expect.stringMatching(/Rate limit/) });
+    const message = expect.stringMatching(/^Rate limit of 3 requests per minute exceeded; retry in \d+ s$/);
+    expect(refused.body).toEqual({
+      success: false,
+      message,
+      code: "TOO_MANY_REQUESTS",
+      errors: [{ field: null, message, code: "TOO_MANY_REQUESTS" }],
+    });
+    expect(refused.body.errors![0].message).toBe(refused.body.message);
     const stored = await t.db.models.Teacher.findOne({ teacher_id: id }).lean();
     expect(stored!.teacher_name).toBe(`Name ${LIMIT - 1}`);
   });
@@ -103,6 +125,6 @@ describe("rate limit (jwt mode)", () => {
     const bob = { authorization: `Bearer ${await token(["admin"], { sub: "bob" })}` };
     const res = await post(t, "/graphql", bob);
     expect(res.status).toBe(200);
-    expect(res.body.data.teachers.total).toBeGreaterThanOrEqual(0);
+    expect(res.body.data!.teachers.total).toBeGreaterThanOrEqual(0);
   });
 });

@@ -3,7 +3,7 @@
 // with the path but never the query string.
 import { Writable } from "node:stream";
 import pino from "pino";
-import { startTestApp, type TestApp } from "../helpers/app";
+import { startTestApp, type TeacherDocumentBody, type TestApp } from "../helpers/app";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -38,7 +38,7 @@ describe("x-request-id and the request log line", () => {
     ["no id", undefined],
     ["an id with a space", "bad id"],
     ["an id of 65 characters", "a".repeat(65)],
-    ["an id with a line break", "evil%0a{\"msg\":\"forged\"}"],
+    ["an id with a line break", 'evil%0a{"msg":"forged"}'],
   ])("when the client sends %s, then a new id is answered and logged", async (_what, sent) => {
     const response = await fetch(`${t.url}/healthz`, { headers: sent ? { "x-request-id": sent } : {} });
     const id = response.headers.get("x-request-id")!;
@@ -71,10 +71,20 @@ describe("x-request-id and the request log line", () => {
   it("when a GraphQL operation runs, then its line names request id, caller, role, operation and outcome, without the query string", async () => {
     const response = await fetch(`${t.url}/graphql?token=secret-in-query`, {
       method: "POST",
-      headers: { "content-type": "application/json", "x-user-role": "student", "x-user-id": "u-42", "x-request-id": "req-gql" },
-      body: JSON.stringify({ query: 'mutation AddTeacher { createTeacher(input: { teacher_name: "Ada" }) { success code } }' }),
+      headers: {
+        "content-type": "application/json",
+        "x-user-role": "student",
+        "x-user-id": "u-42",
+        "x-request-id": "req-gql",
+      },
+      body: JSON.stringify({
+        query: 'mutation AddTeacher { createTeacher(input: { teacher_name: "Ada" }) { success code } }',
+      }),
     });
-    expect(((await response.json()) as any).data.createTeacher).toEqual({ success: false, code: "FORBIDDEN" });
+    expect(((await response.json()) as TeacherDocumentBody).data!.createTeacher).toEqual({
+      success: false,
+      code: "FORBIDDEN",
+    });
 
     const line = requestLine("req-gql");
     expect(line).toMatchObject({
@@ -94,9 +104,19 @@ describe("x-request-id and the request log line", () => {
   it("when a REST operation runs, then its line names the caller and role", async () => {
     await fetch(`${t.url}/teachers/999999?x=1`, {
       method: "PUT",
-      headers: { "content-type": "application/json", "x-user-role": "admin", "x-user-id": "boss", "x-request-id": "req-rest" },
+      headers: {
+        "content-type": "application/json",
+        "x-user-role": "admin",
+        "x-user-id": "boss",
+        "x-request-id": "req-rest",
+      },
       body: JSON.stringify({ teacher_name: "Nobody" }),
     });
-    expect(requestLine("req-rest")).toMatchObject({ path: "/teachers/999999", status: 400, callerId: "boss", role: "admin" });
+    expect(requestLine("req-rest")).toMatchObject({
+      path: "/teachers/999999",
+      status: 400,
+      callerId: "boss",
+      role: "admin",
+    });
   });
 });

@@ -6,6 +6,7 @@ import http from "node:http";
 import path from "node:path";
 import readline from "node:readline";
 import { dropTestDatabase, openTestDatabase, testDbName, testMongoUri } from "../helpers/database";
+import type { TeacherDocumentBody } from "../helpers/app";
 
 const REPO = path.resolve(__dirname, "../..");
 
@@ -19,7 +20,7 @@ interface ExportedSpan {
   attributes: Record<string, unknown>;
 }
 
-function runTracedRequest(): Promise<{ status: number; body: any; spans: ExportedSpan[] }> {
+function runTracedRequest(): Promise<{ status: number; body: TeacherDocumentBody; spans: ExportedSpan[] }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [path.join(REPO, "dist/tests/helpers/traced-app.js")], {
       env: { PATH: process.env.PATH, TEST_MONGODB_URI: testMongoUri(), TEST_DB_NAME: testDbName() },
@@ -41,7 +42,7 @@ describe("OpenTelemetry tracing", () => {
   it("when a GraphQL mutation is served, then its HTTP, GraphQL and MongoDB spans form one trace", async () => {
     const { status, body, spans } = await runTracedRequest();
     expect(status).toBe(200);
-    expect(body.data.createTeacher.success).toBe(true);
+    expect(body.data!.createTeacher.success).toBe(true);
 
     const server = spans.filter((s) => s.scope === "@opentelemetry/instrumentation-http" && s.kind === 1 /* SERVER */);
     expect(server).toHaveLength(1);
@@ -49,7 +50,9 @@ describe("OpenTelemetry tracing", () => {
     expect(server[0].parentSpanId).toBeUndefined();
 
     const graphql = trace.filter((s) => s.scope === "@opentelemetry/instrumentation-graphql");
-    expect(graphql.map((s) => s.name)).toEqual(expect.arrayContaining(["graphql.parse", "graphql.validate", "mutation Traced"]));
+    expect(graphql.map((s) => s.name)).toEqual(
+      expect.arrayContaining(["graphql.parse", "graphql.validate", "mutation Traced"]),
+    );
     const mongodb = trace.filter((s) => s.scope === "@opentelemetry/instrumentation-mongodb");
     expect(mongodb.map((s) => s.name)).toEqual(expect.arrayContaining(["insert teachers"]));
     expect(trace.some((s) => s.scope === "@fastify/otel" && s.attributes["http.route"] === "/graphql")).toBe(true);

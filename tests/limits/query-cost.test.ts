@@ -2,7 +2,7 @@
 // MAX_QUERY_COST is refused before it runs (HTTP 400, BAD_REQUEST, the message names the cost and the maximum),
 // while sensible frontend pages and the most a document may ask for are answered.
 import { getIntrospectionQuery, parse } from "graphql";
-import type { CommandStartedEvent } from "mongodb";
+import type { mongo } from "mongoose";
 import { openDatabase, type Database } from "../../src/db/database";
 import { MAX_QUERY_COST, queryCost } from "../../src/graphql/query-cost";
 import { getSchema } from "../../src/graphql/schema";
@@ -15,7 +15,7 @@ import {
   TeachersPageWithProjectsDocument,
   TeachersWithProjectPagesDocument,
 } from "../generated/graphql";
-import { startTestApp, type GraphQLResponse, type TestApp } from "../helpers/app";
+import { startTestApp, type GraphQLBody, type GraphQLResponse, type TestApp } from "../helpers/app";
 import { dropTestDatabase, testDbName, testMongoUri } from "../helpers/database";
 import { ADMIN, STUDENT, insertProjects, insertTeachers, range } from "../lists/support";
 
@@ -43,7 +43,7 @@ describe("query cost limit", () => {
   /** Runs the call and returns its response with the database commands sent meanwhile. */
   async function watchingCommands<T>(call: () => Promise<GraphQLResponse<T>>) {
     const commands: string[] = [];
-    const listener = (event: CommandStartedEvent) => {
+    const listener = (event: mongo.CommandStartedEvent) => {
       if (event.databaseName === dbName) commands.push(event.commandName);
     };
     const client = db.connection.getClient();
@@ -67,7 +67,9 @@ describe("query cost limit", () => {
   }
 
   it("when the reported query (100 projects x 20 teacher projects x 20 teacher projects) is sent, then it is refused with 400 before any database command", async () => {
-    const { res, commands } = await watchingCommands(() => t.gql(NestedTeacherProjectsDocument, { teacherId: 1 }, STUDENT));
+    const { res, commands } = await watchingCommands(() =>
+      t.gql(NestedTeacherProjectsDocument, { teacherId: 1 }, STUDENT),
+    );
     expectRefused(res, 214_301);
     expect(commands).toEqual([]);
   });
@@ -88,10 +90,18 @@ describe("query cost limit", () => {
   });
 
   it("when the limits come from variables, then the cost counts them: 100 teachers x 100 projects is refused, 100 x 20 answered", async () => {
-    const big = await t.gql(TeachersWithProjectPagesDocument, { limit: 100, projectsOffset: 0, projectsLimit: 100 }, STUDENT);
+    const big = await t.gql(
+      TeachersWithProjectPagesDocument,
+      { limit: 100, projectsOffset: 0, projectsLimit: 100 },
+      STUDENT,
+    );
     expectRefused(big, 20_301);
 
-    const small = await t.gql(TeachersWithProjectPagesDocument, { limit: 100, projectsOffset: 0, projectsLimit: 20 }, STUDENT);
+    const small = await t.gql(
+      TeachersWithProjectPagesDocument,
+      { limit: 100, projectsOffset: 0, projectsLimit: 20 },
+      STUDENT,
+    );
     expect(small.status).toBe(200);
     expect(small.errors).toBeUndefined();
     expect(small.data!.teachers.items).toHaveLength(25);
@@ -128,10 +138,13 @@ describe("query cost limit", () => {
 
   it("when an explorer sends the standard introspection query, then its cost fits and it is answered", async () => {
     expect(queryCost(getSchema(), parse(getIntrospectionQuery()))).toBeLessThan(MAX_QUERY_COST);
-    const res = await t.http("POST", "/graphql", { body: { query: getIntrospectionQuery() }, headers: STUDENT });
+    const res = await t.http<GraphQLBody<{ __schema: { queryType: { name: string } } }>>("POST", "/graphql", {
+      body: { query: getIntrospectionQuery() },
+      headers: STUDENT,
+    });
     expect(res.status).toBe(200);
     expect(res.body.errors).toBeUndefined();
-    expect(res.body.data.__schema.queryType.name).toBe("Query");
+    expect(res.body.data!.__schema.queryType.name).toBe("Query");
   });
 
   it("the documented costs hold: the examples of the README cost what it says", () => {
@@ -141,7 +154,8 @@ describe("query cost limit", () => {
     expect(queryCost(schema, TeachersPageWithProjectsDocument, {})).toBe(4_561);
     expect(queryCost(schema, ProjectsWithTeacherProjectPagesDocument, { teacherId: 1 })).toBe(9_901);
     expect(queryCost(schema, NestedTeacherProjectsDocument, { teacherId: 1 })).toBe(214_301);
-    const hundredByHundred = "{ projects(limit: 100) { items { project_id teacher { projects(limit: 100) { project_id } } } } }";
+    const hundredByHundred =
+      "{ projects(limit: 100) { items { project_id teacher { projects(limit: 100) { project_id } } } } }";
     expect(queryCost(schema, parse(hundredByHundred))).toBe(10_401);
   });
 });

@@ -22,7 +22,10 @@ describe("Teacher.projects pages", () => {
   beforeAll(async () => {
     t = await startTestApp();
     await insertTeachers(t.db, [1, 2, 3]);
-    await insertProjects(t.db, scrambled(range(1, 50)).map((project_id) => ({ project_id, teacher_id: teacherOf(project_id) })));
+    await insertProjects(
+      t.db,
+      scrambled(range(1, 50)).map((project_id) => ({ project_id, teacher_id: teacherOf(project_id) })),
+    );
   });
   afterAll(async () => {
     await t.close();
@@ -64,14 +67,17 @@ describe("Teacher.projects pages", () => {
     ["limit 0", 0, 0, /^limit must be a whole number from 1 to 100$/],
     ["a negative offset", -1, 20, /^offset must be a whole number from 0 to 1000000$/],
     ["an offset over 1000000", 1_000_001, 20, /^offset must be a whole number from 0 to 1000000$/],
-  ])("when a teacher's projects are asked with %s, then the answer is a BAD_REQUEST GraphQL error saying the bounds", async (_label, offset, limit, message) => {
-    const res = await t.gql(TeacherProjectsPageDocument, { teacherId: 1, offset, limit }, STUDENT);
-    expect(res.status).toBe(200);
-    expect(res.errors).toHaveLength(1);
-    expect(res.errors![0].extensions?.code).toBe("BAD_REQUEST");
-    expect(res.errors![0].message).toMatch(message);
-    expect(res.data).toEqual({ teacher: null });
-  });
+  ])(
+    "when a teacher's projects are asked with %s, then the answer is a BAD_REQUEST GraphQL error saying the bounds",
+    async (_label, offset, limit, message) => {
+      const res = await t.gql(TeacherProjectsPageDocument, { teacherId: 1, offset, limit }, STUDENT);
+      expect(res.status).toBe(200);
+      expect(res.errors).toHaveLength(1);
+      expect(res.errors![0].extensions?.code).toBe("BAD_REQUEST");
+      expect(res.errors![0].message).toMatch(message);
+      expect(res.data).toEqual({ teacher: null });
+    },
+  );
 
   it("when one document asks a valid and an invalid page, then the valid page is answered and only the other fails", async () => {
     const res = await t.gql(TeacherProjectsGoodAndBadPageDocument, { teacherId: 1 }, STUDENT);
@@ -81,11 +87,27 @@ describe("Teacher.projects pages", () => {
   });
 
   it("when teachers are listed with a page of their projects, then each teacher gets its own page", async () => {
-    const res = await t.gql(TeachersWithProjectPagesDocument, { limit: 10, projectsOffset: 1, projectsLimit: 2 }, ADMIN);
+    const res = await t.gql(
+      TeachersWithProjectPagesDocument,
+      { limit: 10, projectsOffset: 1, projectsLimit: 2 },
+      ADMIN,
+    );
     expect(res.errors).toBeUndefined();
     expect(res.data!.teachers.items).toEqual([
-      { teacher_id: 1, projects: [{ project_id: 2, teacher_id: 1 }, { project_id: 3, teacher_id: 1 }] },
-      { teacher_id: 2, projects: [{ project_id: 47, teacher_id: 2 }, { project_id: 48, teacher_id: 2 }] },
+      {
+        teacher_id: 1,
+        projects: [
+          { project_id: 2, teacher_id: 1 },
+          { project_id: 3, teacher_id: 1 },
+        ],
+      },
+      {
+        teacher_id: 2,
+        projects: [
+          { project_id: 47, teacher_id: 2 },
+          { project_id: 48, teacher_id: 2 },
+        ],
+      },
       { teacher_id: 3, projects: [] },
     ]);
   });

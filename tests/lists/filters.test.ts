@@ -65,7 +65,10 @@ describe("list filters", () => {
     expect(await ids({ company_id: 10, project_status: "in_progress" })).toEqual({ ids: [3, 5, 9], total: 3 });
     expect(await ids({ company_id: 10, teacher_id: 1 })).toEqual({ ids: [5, 9, 11], total: 3 });
     expect(await ids({ project_status: "in_progress", teacher_id: 2 })).toEqual({ ids: [3, 8], total: 2 });
-    expect(await ids({ company_id: 10, project_status: "in_progress", teacher_id: 1 })).toEqual({ ids: [5, 9], total: 2 });
+    expect(await ids({ company_id: 10, project_status: "in_progress", teacher_id: 1 })).toEqual({
+      ids: [5, 9],
+      total: 2,
+    });
   });
 
   it("when a filter matches nothing, then the page is empty with total 0", async () => {
@@ -84,7 +87,12 @@ describe("list filters", () => {
   });
 
   it("when a filter value is invalid, then the answer is BAD_REQUEST", async () => {
-    for (const filter of [{ company_id: 0 }, { teacher_id: -1 }, { project_status: "" }, { project_status: "x".repeat(65) }]) {
+    for (const filter of [
+      { company_id: 0 },
+      { teacher_id: -1 },
+      { project_status: "" },
+      { project_status: "x".repeat(65) },
+    ]) {
       const res = await t.gql(ListProjectsDocument, { filter }, STUDENT);
       expect(res.errors?.[0].extensions?.code).toBe("BAD_REQUEST");
     }

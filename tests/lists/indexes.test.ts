@@ -8,7 +8,7 @@
 // is left out on the embedded FerretDB 1.24: its SQLite backend does not push filters or sorts on ordinary fields
 // down to SQLite (explain reports `filterPushdown: false` and a plain `SCAN` of the collection's table for every
 // filter, even though the SQLite indexes exist), so its explain output cannot say whether an index would be used.
-import type { CommandStartedEvent, Document } from "mongodb";
+import type { mongo } from "mongoose";
 import { openDatabase, type Database } from "../../src/db/database";
 import {
   ListProjectsDocument,
@@ -26,12 +26,12 @@ interface QueryShape {
   filterFields: string[];
   sort: [string, number][];
   /** The command as sent, without session and routing fields, ready to be explained. */
-  command: Document;
+  command: mongo.Document;
 }
 
 const ON_FERRETDB = process.env.TEST_DATABASE_KIND === "ferretdb";
 
-function shapeOf(label: string, event: CommandStartedEvent): QueryShape | undefined {
+function shapeOf(label: string, event: mongo.CommandStartedEvent): QueryShape | undefined {
   const c = event.command;
   if (event.commandName === "find") {
     return {
@@ -43,7 +43,7 @@ function shapeOf(label: string, event: CommandStartedEvent): QueryShape | undefi
     };
   }
   if (event.commandName === "aggregate") {
-    const match = (c.pipeline as Document[])[0]?.$match ?? {};
+    const match = (c.pipeline as mongo.Document[])[0]?.$match ?? {};
     return {
       label: `${label}: count ${c.aggregate}`,
       collection: c.aggregate,
@@ -61,7 +61,7 @@ function entries(sort: unknown): [string, number][] {
   return Object.entries((sort ?? {}) as Record<string, number>);
 }
 
-function pick(doc: Document, keys: string[]): Document {
+function pick(doc: mongo.Document, keys: string[]): mongo.Document {
   return Object.fromEntries(keys.filter((k) => doc[k] !== undefined).map((k) => [k, doc[k]]));
 }
 
@@ -72,7 +72,9 @@ function serves(indexKey: Record<string, number>, shape: QueryShape): boolean {
   let equality = 0;
   while (equality < fields.length && shape.filterFields.includes(fields[equality][0])) equality++;
   if (shape.filterFields.length > 0 && equality === 0) return false;
-  return shape.sort.every(([field, dir], i) => fields[equality + i]?.[0] === field && fields[equality + i]?.[1] === dir);
+  return shape.sort.every(
+    ([field, dir], i) => fields[equality + i]?.[0] === field && fields[equality + i]?.[1] === dir,
+  );
 }
 
 /** Every plan stage name anywhere in an explain answer (classic and slot-based plans, find and aggregate). */
@@ -106,11 +108,14 @@ describe("indexes behind the lists", () => {
         teacher_id: project_id % 3 === 0 ? null : (project_id % 20) + 1,
       })),
     );
-    await insertStudents(db, range(1, 200).map((student_id) => ({ student_id, class_code: `C${student_id % 8}` })));
+    await insertStudents(
+      db,
+      range(1, 200).map((student_id) => ({ student_id, class_code: `C${student_id % 8}` })),
+    );
 
     let label = "";
     const client = db.connection.getClient();
-    const listener = (event: CommandStartedEvent) => {
+    const listener = (event: mongo.CommandStartedEvent) => {
       if (event.databaseName !== dbName) return;
       const shape = shapeOf(label, event);
       if (shape) shapes.push(shape);
@@ -120,11 +125,19 @@ describe("indexes behind the lists", () => {
       const requests: [string, () => Promise<{ errors?: unknown }>][] = [
         ["projects", () => t.gql(ListProjectsDocument, { offset: 20 }, STUDENT)],
         ["projects by company_id", () => t.gql(ListProjectsDocument, { filter: { company_id: 3 } }, STUDENT)],
-        ["projects by project_status", () => t.gql(ListProjectsDocument, { filter: { project_status: "completed" } }, STUDENT)],
+        [
+          "projects by project_status",
+          () => t.gql(ListProjectsDocument, { filter: { project_status: "completed" } }, STUDENT),
+        ],
         ["projects by teacher_id", () => t.gql(ListProjectsDocument, { filter: { teacher_id: 5 } }, STUDENT)],
         [
           "projects by all filters",
-          () => t.gql(ListProjectsDocument, { filter: { company_id: 3, project_status: "completed", teacher_id: 5 } }, STUDENT),
+          () =>
+            t.gql(
+              ListProjectsDocument,
+              { filter: { company_id: 3, project_status: "completed", teacher_id: 5 } },
+              STUDENT,
+            ),
         ],
         ["teachers", () => t.gql(ListTeachersDocument, {}, STUDENT)],
         ["students", () => t.gql(ListStudentsDocument, {}, TEACHER)],
@@ -161,32 +174,35 @@ describe("indexes behind the lists", () => {
     const indexesOf = new Map<string, Record<string, number>[]>();
     for (const model of Object.values(db.models)) {
       const indexes = (await model.collection.indexes()) as { key: Record<string, number> }[];
-      indexesOf.set(model.collection.collectionName, indexes.map((i) => i.key));
+      indexesOf.set(
+        model.collection.collectionName,
+        indexes.map((i) => i.key),
+      );
     }
     const needIndex = shapes.filter((s) => s.filterFields.length > 0 || s.sort.length > 0);
     expect(needIndex.length).toBeGreaterThanOrEqual(15);
     const unserved = needIndex
       .filter((shape) => !(indexesOf.get(shape.collection) ?? []).some((key) => serves(key, shape)))
-      .map((s) => `${s.label} (filter ${s.filterFields.join(",") || "none"}, sort ${s.sort.map(([f]) => f).join(",") || "none"})`);
+      .map(
+        (s) =>
+          `${s.label} (filter ${s.filterFields.join(",") || "none"}, sort ${s.sort.map(([f]) => f).join(",") || "none"})`,
+      );
     expect(unserved).toEqual([]);
   });
 
   // Registered only on a real MongoDB (MONGODB_URI or an embedded mongod), where explain shows index use.
   if (!ON_FERRETDB) {
-    it(
-      "when the captured queries are explained on MongoDB, then each plans an index scan and no collection scan",
-      async () => {
-        const failures: string[] = [];
-        // A count of a whole collection needs no index (and MongoDB may rightly scan it).
-        for (const shape of shapes.filter((s) => s.filterFields.length > 0 || s.sort.length > 0)) {
-          const answer = await db.connection.db!.command({ explain: shape.command, verbosity: "queryPlanner" });
-          const stages = stagesIn(answer);
-          expect(stages.length).toBeGreaterThan(0); // a MongoDB plan, not FerretDB's
-          const indexed = stages.some((s) => /IXSCAN|COUNT_SCAN|DISTINCT_SCAN|IDHACK/.test(s));
-          if (!indexed || stages.includes("COLLSCAN")) failures.push(`${shape.label}: ${stages.join(" < ")}`);
-        }
-        expect(failures).toEqual([]);
-      },
-    );
+    it("when the captured queries are explained on MongoDB, then each plans an index scan and no collection scan", async () => {
+      const failures: string[] = [];
+      // A count of a whole collection needs no index (and MongoDB may rightly scan it).
+      for (const shape of shapes.filter((s) => s.filterFields.length > 0 || s.sort.length > 0)) {
+        const answer = await db.connection.db!.command({ explain: shape.command, verbosity: "queryPlanner" });
+        const stages = stagesIn(answer);
+        expect(stages.length).toBeGreaterThan(0); // a MongoDB plan, not FerretDB's
+        const indexed = stages.some((s) => /IXSCAN|COUNT_SCAN|DISTINCT_SCAN|IDHACK/.test(s));
+        if (!indexed || stages.includes("COLLSCAN")) failures.push(`${shape.label}: ${stages.join(" < ")}`);
+      }
+      expect(failures).toEqual([]);
+    });
   }
 });

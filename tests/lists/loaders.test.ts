@@ -45,7 +45,9 @@ describe("per-request loaders", () => {
       { project_id: 5, teacher_id: null },
     ]);
     const loaders = createLoaders(createServices(t.db, undefined));
-    const lists = await Promise.all([2, 3, 1, 7].map((id) => loaders.projectsByTeacherId.load({ teacher_id: id, offset: 0, limit: 20 })));
+    const lists = await Promise.all(
+      [2, 3, 1, 7].map((id) => loaders.projectsByTeacherId.load({ teacher_id: id, offset: 0, limit: 20 })),
+    );
     expect(lists.map((ps) => ps.map((p) => p.project_id))).toEqual([[3, 4], [], [1, 2], []]);
   });
 

@@ -1,6 +1,6 @@
 // When a list of projects is resolved with each project's teacher and each teacher's projects, then the number of
 // database commands does not grow with the number of projects: the per-request DataLoaders batch every relation.
-import type { CommandStartedEvent } from "mongodb";
+import type { mongo } from "mongoose";
 import { openDatabase } from "../../src/db/database";
 import { ProjectsWithTeachersDocument } from "../generated/graphql";
 import { startTestApp } from "../helpers/app";
@@ -29,8 +29,8 @@ async function measure(projects: number, teachers: number): Promise<Measurement>
       })),
     );
 
-    const seen: CommandStartedEvent[] = [];
-    const listener = (event: CommandStartedEvent) => {
+    const seen: mongo.CommandStartedEvent[] = [];
+    const listener = (event: mongo.CommandStartedEvent) => {
       if (event.databaseName === dbName) seen.push(event);
     };
     const client = db.connection.getClient();

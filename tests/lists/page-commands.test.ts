@@ -1,6 +1,6 @@
 // When a page is asked for without its total, then no count is sent (a count reads every matching document on
 // FerretDB) and has_more still answers right, learnt from reading limit + 1 items.
-import type { CommandStartedEvent } from "mongodb";
+import type { mongo } from "mongoose";
 import { openDatabase } from "../../src/db/database";
 import { PagesWithoutTotalDocument, PagesWithTotalInFragmentDocument } from "../generated/graphql";
 import { startTestApp, type TestApp } from "../helpers/app";
@@ -14,9 +14,15 @@ describe("database commands of a page", () => {
     dbName = testDbName();
     const db = await openDatabase(testMongoUri(), { dbName, monitorCommands: true });
     t = await startTestApp({ db });
-    await insertProjects(db, range(1, 3).map((project_id) => ({ project_id })));
+    await insertProjects(
+      db,
+      range(1, 3).map((project_id) => ({ project_id })),
+    );
     await insertTeachers(db, range(1, 2));
-    await insertStudents(db, range(1, 2).map((student_id) => ({ student_id, class_code: "A1" })));
+    await insertStudents(
+      db,
+      range(1, 2).map((student_id) => ({ student_id, class_code: "A1" })),
+    );
   });
   afterAll(async () => {
     await t.app.close();
@@ -24,8 +30,8 @@ describe("database commands of a page", () => {
   });
 
   async function commandsOf<T>(run: () => Promise<T>): Promise<{ result: T; commands: string[] }> {
-    const seen: CommandStartedEvent[] = [];
-    const listener = (event: CommandStartedEvent) => {
+    const seen: mongo.CommandStartedEvent[] = [];
+    const listener = (event: mongo.CommandStartedEvent) => {
       if (event.databaseName === dbName) seen.push(event);
     };
     const client = t.db.connection.getClient();

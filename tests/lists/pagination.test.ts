@@ -64,7 +64,10 @@ describe("pagination of the lists", () => {
       scrambled(range(1, 120)).map((project_id) => ({ project_id, company_id: project_id % 2 === 1 ? 1 : 2 })),
     );
     await insertTeachers(t.db, scrambled(range(1, 45)));
-    await insertStudents(t.db, scrambled(range(1, 45)).map((student_id) => ({ student_id, class_code: "C1" })));
+    await insertStudents(
+      t.db,
+      scrambled(range(1, 45)).map((student_id) => ({ student_id, class_code: "C1" })),
+    );
   });
   afterAll(async () => {
     await t.close();

@@ -82,7 +82,11 @@ describe("seedDatabase", () => {
   it("when some seed entities already exist, then only the missing ones are created", async () => {
     const services = createServices(db, undefined);
     await services.teachers.create({ teacher_name: "Grace Hopper" });
-    await services.students.create({ student_name: "Liam N.", email: "LIAM.NGUYEN@students.example.edu", class_code: "X" });
+    await services.students.create({
+      student_name: "Liam N.",
+      email: "LIAM.NGUYEN@students.example.edu",
+      class_code: "X",
+    });
     await services.projects.create({
       project_name: "  warehouse route PLANNER ",
       project_desc: "Made by hand before seeding",

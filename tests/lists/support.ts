@@ -1,11 +1,9 @@
 // Shared data makers of the list tests: rows inserted straight through the models (fast, explicit ids).
 import type { Database } from "../../src/db/database";
-import type { ProjectDoc } from "../../src/components/projects/project.model";
+import { nameKey } from "../../src/shared/validation";
+import type { ProjectDoc } from "../../src/components/projects/persistence";
 
-export const ADMIN = { "x-user-role": "admin" };
-export const STUDENT = { "x-user-role": "student" };
-/** Students' personal data is for teachers and admins (contract: "Who may read what"). */
-export const TEACHER = { "x-user-role": "teacher" };
+export { ADMIN, STUDENT, TEACHER } from "../helpers/fixtures";
 
 export type ProjectSpec = Pick<ProjectDoc, "project_id"> & Partial<Omit<ProjectDoc, "project_id">>;
 
@@ -16,7 +14,7 @@ export async function insertProjects(db: Database, specs: ProjectSpec[]): Promis
       const project_name = s.project_name ?? `Project ${s.project_id}`;
       return {
         project_name,
-        name_key: project_name.trim().toLowerCase(),
+        name_key: nameKey(project_name),
         project_desc: "A project made by a test",
         company_id: 1,
         project_status: "proposed",

@@ -51,7 +51,11 @@ describe("assignTeacher", () => {
     const first = await createTeacher(t);
     const second = await createTeacher(t);
     expectSuccess(
-      await t.gql(AssignTeacherDocument, { projectId: project.project_id, input: { new_teacher_id: first.teacher_id } }, ADMIN),
+      await t.gql(
+        AssignTeacherDocument,
+        { projectId: project.project_id, input: { new_teacher_id: first.teacher_id } },
+        ADMIN,
+      ),
     );
 
     const res = await t.gql(
@@ -60,12 +64,19 @@ describe("assignTeacher", () => {
       ADMIN,
     );
 
-    expect(expectSuccess(res).data.teacher).toEqual({ teacher_id: second.teacher_id, teacher_name: second.teacher_name });
-    expect((await t.db.models.Project.findOne({ project_id: project.project_id }).lean())!.teacher_id).toBe(second.teacher_id);
+    expect(expectSuccess(res).data.teacher).toEqual({
+      teacher_id: second.teacher_id,
+      teacher_name: second.teacher_name,
+    });
+    expect((await t.db.models.Project.findOne({ project_id: project.project_id }).lean())!.teacher_id).toBe(
+      second.teacher_id,
+    );
     const firstNow = await t.gql(GetTeacherDocument, { teacherId: first.teacher_id }, ADMIN);
     const secondNow = await t.gql(GetTeacherDocument, { teacherId: second.teacher_id }, ADMIN);
     expect(firstNow.data?.teacher?.projects).toEqual([]);
-    expect(secondNow.data?.teacher?.projects).toEqual([{ project_id: project.project_id, project_name: project.project_name }]);
+    expect(secondNow.data?.teacher?.projects).toEqual([
+      { project_id: project.project_id, project_name: project.project_name },
+    ]);
   });
 
   it("when the project already has that teacher, then it is CONFLICT and nothing changes", async () => {
@@ -85,7 +96,11 @@ describe("assignTeacher", () => {
     const teacher = await createTeacher(t);
     const before = await snapshot(t);
 
-    const res = await t.gql(AssignTeacherDocument, { projectId: 999_999, input: { new_teacher_id: teacher.teacher_id } }, TEACHER);
+    const res = await t.gql(
+      AssignTeacherDocument,
+      { projectId: 999_999, input: { new_teacher_id: teacher.teacher_id } },
+      TEACHER,
+    );
 
     expectFailure(res, "NOT_FOUND", /project 999999/);
     expect(await snapshot(t)).toEqual(before);
@@ -95,7 +110,11 @@ describe("assignTeacher", () => {
     const project = await createProject(t);
     const before = await snapshot(t);
 
-    const res = await t.gql(AssignTeacherDocument, { projectId: project.project_id, input: { new_teacher_id: 888_888 } }, TEACHER);
+    const res = await t.gql(
+      AssignTeacherDocument,
+      { projectId: project.project_id, input: { new_teacher_id: 888_888 } },
+      TEACHER,
+    );
 
     expectFailure(res, "NOT_FOUND", "new_teacher_id");
     expect(await snapshot(t)).toEqual(before);
@@ -107,30 +126,37 @@ describe("assignTeacher", () => {
     ["a negative projectId", -1, "teacher", "projectId"],
     ["new_teacher_id 0", 1, 0, "new_teacher_id"],
     ["a negative new_teacher_id", 1, -7, "new_teacher_id"],
-  ])("when called with %s, then it is BAD_REQUEST naming the field and nothing changes", async (_label, projectId, teacherId, field) => {
-    const project = await createProject(t);
-    const teacher = await createTeacher(t);
-    const before = await snapshot(t);
+  ])(
+    "when called with %s, then it is BAD_REQUEST naming the field and nothing changes",
+    async (_label, projectId, teacherId, field) => {
+      const project = await createProject(t);
+      const teacher = await createTeacher(t);
+      const before = await snapshot(t);
 
-    const res = await t.gql(
-      AssignTeacherDocument,
-      {
-        projectId: projectId === 1 ? project.project_id : projectId,
-        input: { new_teacher_id: teacherId === "teacher" ? teacher.teacher_id : teacherId },
-      },
-      TEACHER,
-    );
+      const res = await t.gql(
+        AssignTeacherDocument,
+        {
+          projectId: projectId === 1 ? project.project_id : projectId,
+          input: { new_teacher_id: teacherId === "teacher" ? teacher.teacher_id : teacherId },
+        },
+        TEACHER,
+      );
 
-    expectFailure(res, "BAD_REQUEST", field);
-    expect(await snapshot(t)).toEqual(before);
-  });
+      expectFailure(res, "BAD_REQUEST", field);
+      expect(await snapshot(t)).toEqual(before);
+    },
+  );
 
   it("when a student assigns a teacher, then it is FORBIDDEN and nothing changes", async () => {
     const project = await createProject(t);
     const teacher = await createTeacher(t);
     const before = await snapshot(t);
 
-    const res = await t.gql(AssignTeacherDocument, { projectId: project.project_id, input: { new_teacher_id: teacher.teacher_id } }, STUDENT);
+    const res = await t.gql(
+      AssignTeacherDocument,
+      { projectId: project.project_id, input: { new_teacher_id: teacher.teacher_id } },
+      STUDENT,
+    );
 
     expectFailure(res, "FORBIDDEN", /student/);
     expect(await snapshot(t)).toEqual(before);
@@ -144,7 +170,11 @@ describe("assignTeacher", () => {
     const teacher = await createTeacher(t);
     const before = await counts(t);
 
-    const res = await t.gql(AssignTeacherDocument, { projectId: project.project_id, input: { new_teacher_id: teacher.teacher_id } }, headers);
+    const res = await t.gql(
+      AssignTeacherDocument,
+      { projectId: project.project_id, input: { new_teacher_id: teacher.teacher_id } },
+      headers,
+    );
 
     expectFailure(res, "UNAUTHORIZED", /X-User-Role/);
     expect(await counts(t)).toEqual(before);

@@ -12,7 +12,17 @@ import {
   UpdateProjectStatusDocument,
 } from "../generated/graphql";
 import { startTestApp, type TestApp } from "../helpers/app";
-import { ADMIN, createProject, createTeacher, payloadOf, projectInput, STUDENT, studentInput, TEACHER, unique } from "./support";
+import {
+  ADMIN,
+  createProject,
+  createTeacher,
+  payloadOf,
+  projectInput,
+  STUDENT,
+  studentInput,
+  TEACHER,
+  unique,
+} from "./support";
 
 const N = 20;
 
@@ -50,7 +60,9 @@ describe("concurrency", () => {
     withFreshApp(async (t) => {
       const input = projectInput({ project_name: unique("Same Project"), company_id: 3 });
 
-      const responses = await Promise.all(Array.from({ length: N }, () => t.gql(CreateProjectDocument, { input }, STUDENT)));
+      const responses = await Promise.all(
+        Array.from({ length: N }, () => t.gql(CreateProjectDocument, { input }, STUDENT)),
+      );
 
       const payloads = responses.map(payloadOf);
       expect(tally(payloads)).toEqual({ success: 1, CONFLICT: N - 1 });
@@ -61,7 +73,11 @@ describe("concurrency", () => {
       const winner = payloads.find((p) => p.success)!.data as { project_id: number };
       const stored = await t.db.models.Project.find().lean();
       expect(stored).toHaveLength(1);
-      expect(stored[0]).toMatchObject({ project_id: winner.project_id, project_name: input.project_name, company_id: 3 });
+      expect(stored[0]).toMatchObject({
+        project_id: winner.project_id,
+        project_name: input.project_name,
+        company_id: 3,
+      });
       expect(winner.project_id).toBeGreaterThanOrEqual(1);
     }));
 
@@ -71,7 +87,9 @@ describe("concurrency", () => {
       const variants = Array.from({ length: N }, (_, i) => (i % 2 ? ` ${base.toUpperCase()} ` : base.toLowerCase()));
 
       const responses = await Promise.all(
-        variants.map((name) => t.gql(CreateProjectDocument, { input: projectInput({ project_name: name, company_id: 4 }) }, STUDENT)),
+        variants.map((name) =>
+          t.gql(CreateProjectDocument, { input: projectInput({ project_name: name, company_id: 4 }) }, STUDENT),
+        ),
       );
 
       expect(tally(responses.map(payloadOf))).toEqual({ success: 1, CONFLICT: N - 1 });
@@ -160,9 +178,14 @@ describe("concurrency", () => {
         const project = await createProject(t);
         const variables = { projectId: project.project_id, input: { new_teacher_id: teacher.teacher_id } };
 
-        const responses = await Promise.all(Array.from({ length: CALLERS }, () => t.gql(AssignTeacherDocument, variables, TEACHER)));
+        const responses = await Promise.all(
+          Array.from({ length: CALLERS }, () => t.gql(AssignTeacherDocument, variables, TEACHER)),
+        );
 
-        expect({ round, outcome: tally(responses.map(payloadOf)) }).toEqual({ round, outcome: { success: 1, CONFLICT: CALLERS - 1 } });
+        expect({ round, outcome: tally(responses.map(payloadOf)) }).toEqual({
+          round,
+          outcome: { success: 1, CONFLICT: CALLERS - 1 },
+        });
         const stored = await t.db.models.Project.findOne({ project_id: project.project_id }).lean();
         expect(stored).toMatchObject({ teacher_id: teacher.teacher_id, revision: 2 });
         expect(await t.db.models.ProjectRevision.countDocuments({ project_id: project.project_id })).toBe(2);

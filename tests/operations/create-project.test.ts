@@ -71,7 +71,11 @@ describe("createProject", () => {
 
     it("when names, description and status have surrounding spaces, then they are stored trimmed", async () => {
       const name = unique("Trimmed");
-      const input = projectInput({ project_name: `  ${name}  `, project_desc: "\t desc \n", project_status: " active " });
+      const input = projectInput({
+        project_name: `  ${name}  `,
+        project_desc: "\t desc \n",
+        project_status: " active ",
+      });
 
       const res = await t.gql(CreateProjectDocument, { input }, STUDENT);
 
@@ -172,16 +176,19 @@ describe("createProject", () => {
       ["a project_url that is no URL", { project_url: "not a url" }, "project_url"],
       ["an empty project_url", { project_url: "" }, "project_url"],
       ["a 2049-character project_url", { project_url: `https://example.com/${"p".repeat(2049 - 20)}` }, "project_url"],
-    ])("when the input has %s, then it is BAD_REQUEST naming the field and nothing is stored", async (_label, overrides, field) => {
-      const input = projectInput(overrides);
-      const before = await counts(t);
+    ])(
+      "when the input has %s, then it is BAD_REQUEST naming the field and nothing is stored",
+      async (_label, overrides, field) => {
+        const input = projectInput(overrides);
+        const before = await counts(t);
 
-      const res = await t.gql(CreateProjectDocument, { input }, STUDENT);
+        const res = await t.gql(CreateProjectDocument, { input }, STUDENT);
 
-      expectFailure(res, "BAD_REQUEST", field);
-      expect(await counts(t)).toEqual(before);
-      expect(await t.db.models.Project.exists({ project_name: input.project_name.trim() })).toBeNull();
-    });
+        expectFailure(res, "BAD_REQUEST", field);
+        expect(await counts(t)).toEqual(before);
+        expect(await t.db.models.Project.exists({ project_name: input.project_name.trim() })).toBeNull();
+      },
+    );
 
     it("when company_id is not a whole number, then it is a GraphQL error (wrong type) and nothing is stored", async () => {
       const before = await counts(t);
@@ -228,7 +235,11 @@ describe("createProject", () => {
       const name = unique("Shared Name");
       await createProject(t, { project_name: name, company_id: 8 });
 
-      const res = await t.gql(CreateProjectDocument, { input: projectInput({ project_name: name, company_id: 9 }) }, STUDENT);
+      const res = await t.gql(
+        CreateProjectDocument,
+        { input: projectInput({ project_name: name, company_id: 9 }) },
+        STUDENT,
+      );
 
       const data = expectSuccess(res).data;
       expect(data).toMatchObject({ project_name: name, company_id: 9 });

@@ -2,7 +2,17 @@
 // because emails are stored lower-cased), roles.
 import { CreateStudentDocument, type CreateStudentInput } from "../generated/graphql";
 import { startTestApp, type TestApp } from "../helpers/app";
-import { ADMIN, counts, createStudent, expectFailure, expectSuccess, STUDENT, studentInput, TEACHER, unique } from "./support";
+import {
+  ADMIN,
+  counts,
+  createStudent,
+  expectFailure,
+  expectSuccess,
+  STUDENT,
+  studentInput,
+  TEACHER,
+  unique,
+} from "./support";
 
 describe("createStudent", () => {
   let t: TestApp;
@@ -36,7 +46,9 @@ describe("createStudent", () => {
     const res = await t.gql(CreateStudentDocument, { input }, ADMIN);
 
     const data = expectSuccess(res).data;
-    expect(await t.db.models.Student.findOne({ student_id: data.student_id }).lean()).toMatchObject({ email: input.email });
+    expect(await t.db.models.Student.findOne({ student_id: data.student_id }).lean()).toMatchObject({
+      email: input.email,
+    });
   });
 
   it.each<[string, Partial<CreateStudentInput>]>([
@@ -69,15 +81,22 @@ describe("createStudent", () => {
     ["an email without local part", { email: "@example.com" }, "email"],
     ["an email with spaces inside", { email: "stu dent@example.com" }, "email"],
     ["an email with two @", { email: "a@b@example.com" }, "email"],
-    ["an email that is too long", { email: `${"a".repeat(64)}@${"b".repeat(63)}.${"c".repeat(63)}.${"d".repeat(63)}.com` }, "email"],
-  ])("when called with %s, then it is BAD_REQUEST naming the field and nothing is stored", async (_label, overrides, field) => {
-    const before = await counts(t);
+    [
+      "an email that is too long",
+      { email: `${"a".repeat(64)}@${"b".repeat(63)}.${"c".repeat(63)}.${"d".repeat(63)}.com` },
+      "email",
+    ],
+  ])(
+    "when called with %s, then it is BAD_REQUEST naming the field and nothing is stored",
+    async (_label, overrides, field) => {
+      const before = await counts(t);
 
-    const res = await t.gql(CreateStudentDocument, { input: studentInput(overrides) }, TEACHER);
+      const res = await t.gql(CreateStudentDocument, { input: studentInput(overrides) }, TEACHER);
 
-    expectFailure(res, "BAD_REQUEST", field);
-    expect(await counts(t)).toEqual(before);
-  });
+      expectFailure(res, "BAD_REQUEST", field);
+      expect(await counts(t)).toEqual(before);
+    },
+  );
 
   it("when the email is already taken, then it is CONFLICT naming email and nothing is stored", async () => {
     const existing = await createStudent(t);

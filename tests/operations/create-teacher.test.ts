@@ -33,7 +33,9 @@ describe("createTeacher", () => {
     const second = expectSuccess(await t.gql(CreateTeacherDocument, { input: { teacher_name: "twin" } }, ADMIN)).data;
 
     expect(second.teacher_id).toBeGreaterThan(first.teacher_id);
-    expect(await t.db.models.Teacher.countDocuments({ teacher_id: { $in: [first.teacher_id, second.teacher_id] } })).toBe(2);
+    expect(
+      await t.db.models.Teacher.countDocuments({ teacher_id: { $in: [first.teacher_id, second.teacher_id] } }),
+    ).toBe(2);
   });
 
   it.each([

@@ -44,13 +44,25 @@ describe("field errors", () => {
       end_date: "soon",
     });
 
-    const payload = expectFailure(await t.gql(CreateProjectDocument, { input }, STUDENT), "BAD_REQUEST", /^project_name must not be empty$/);
+    const payload = expectFailure(
+      await t.gql(CreateProjectDocument, { input }, STUDENT),
+      "BAD_REQUEST",
+      /^project_name must not be empty$/,
+    );
 
     expect(payload.errors).toEqual([
       { field: "project_name", message: "project_name must not be empty", code: "BAD_REQUEST" },
-      { field: "project_desc", message: "project_desc must be at most 5000 characters (got 5001)", code: "BAD_REQUEST" },
+      {
+        field: "project_desc",
+        message: "project_desc must be at most 5000 characters (got 5001)",
+        code: "BAD_REQUEST",
+      },
       { field: "project_url", message: "project_url must be an absolute http or https URL", code: "BAD_REQUEST" },
-      { field: "start_date", message: "start_date must be a real calendar date written YYYY-MM-DD", code: "BAD_REQUEST" },
+      {
+        field: "start_date",
+        message: "start_date must be a real calendar date written YYYY-MM-DD",
+        code: "BAD_REQUEST",
+      },
       { field: "end_date", message: "end_date must be a real calendar date written YYYY-MM-DD", code: "BAD_REQUEST" },
     ]);
     expect(await snapshot(t)).toEqual(before);
@@ -68,13 +80,25 @@ describe("field errors", () => {
   });
 
   it("when a student has several invalid fields, then each is listed", async () => {
-    const res = await t.gql(CreateStudentDocument, { input: studentInput({ student_name: "", email: "nope", class_code: "c".repeat(33) }) }, ADMIN);
+    const res = await t.gql(
+      CreateStudentDocument,
+      { input: studentInput({ student_name: "", email: "nope", class_code: "c".repeat(33) }) },
+      ADMIN,
+    );
 
-    expect(expectFailure(res, "BAD_REQUEST", "student_name").errors!.map((e) => e.field)).toEqual(["student_name", "email", "class_code"]);
+    expect(expectFailure(res, "BAD_REQUEST", "student_name").errors!.map((e) => e.field)).toEqual([
+      "student_name",
+      "email",
+      "class_code",
+    ]);
   });
 
   it("when an argument and an input field are both invalid, then both are listed, the argument first", async () => {
-    const res = await t.gql(UpdateStudentDocument, { studentId: 0, input: { student_name: " ", class_code: "B2" } }, TEACHER);
+    const res = await t.gql(
+      UpdateStudentDocument,
+      { studentId: 0, input: { student_name: " ", class_code: "B2" } },
+      TEACHER,
+    );
 
     expect(expectFailure(res, "BAD_REQUEST", "studentId").errors).toEqual([
       { field: "studentId", message: "studentId must be a whole number of at least 1", code: "BAD_REQUEST" },
@@ -88,8 +112,16 @@ describe("field errors", () => {
     const student = await createStudent(t);
 
     const results = [
-      await t.gql(AssignTeacherDocument, { projectId: project.project_id, input: { new_teacher_id: teacher.teacher_id } }, ADMIN),
-      await t.gql(UpdateProjectStatusDocument, { projectId: project.project_id, input: { project_status: "done" } }, ADMIN),
+      await t.gql(
+        AssignTeacherDocument,
+        { projectId: project.project_id, input: { new_teacher_id: teacher.teacher_id } },
+        ADMIN,
+      ),
+      await t.gql(
+        UpdateProjectStatusDocument,
+        { projectId: project.project_id, input: { project_status: "done" } },
+        ADMIN,
+      ),
       await t.gql(UpdateTeacherDocument, { teacherId: teacher.teacher_id, input: { teacher_name: "Ada" } }, ADMIN),
       await t.gql(UpdateStudentDocument, { studentId: student.student_id, input: {} }, ADMIN),
     ];
@@ -98,10 +130,16 @@ describe("field errors", () => {
   });
 
   it("when a failure belongs to no field (authentication, role), then its one entry has field null", async () => {
-    const unauthenticated = expectFailure(await t.gql(CreateProjectDocument, { input: projectInput() }, {}), "UNAUTHORIZED");
+    const unauthenticated = expectFailure(
+      await t.gql(CreateProjectDocument, { input: projectInput() }, {}),
+      "UNAUTHORIZED",
+    );
     expect(unauthenticated.errors).toEqual([{ field: null, message: unauthenticated.message, code: "UNAUTHORIZED" }]);
 
-    const forbidden = expectFailure(await t.gql(UpdateTeacherDocument, { teacherId: 1, input: { teacher_name: "X" } }, STUDENT), "FORBIDDEN");
+    const forbidden = expectFailure(
+      await t.gql(UpdateTeacherDocument, { teacherId: 1, input: { teacher_name: "X" } }, STUDENT),
+      "FORBIDDEN",
+    );
     expect(forbidden.errors).toEqual([{ field: null, message: forbidden.message, code: "FORBIDDEN" }]);
   });
 
@@ -114,7 +152,10 @@ describe("field errors", () => {
     expect(taken.errors).toEqual([{ field: "project_name", message: taken.message, code: "CONFLICT" }]);
 
     const student = await createStudent(t);
-    const emailTaken = expectFailure(await t.gql(CreateStudentDocument, { input: studentInput({ email: student.email }) }, ADMIN), "CONFLICT");
+    const emailTaken = expectFailure(
+      await t.gql(CreateStudentDocument, { input: studentInput({ email: student.email }) }, ADMIN),
+      "CONFLICT",
+    );
     expect(emailTaken.errors).toEqual([{ field: "email", message: emailTaken.message, code: "CONFLICT" }]);
 
     const noTeacher = expectFailure(
@@ -123,7 +164,10 @@ describe("field errors", () => {
     );
     expect(noTeacher.errors).toEqual([{ field: "new_teacher_id", message: noTeacher.message, code: "NOT_FOUND" }]);
 
-    const noProject = expectFailure(await t.gql(UpdateProjectStatusDocument, { projectId: 987_654, input: { project_status: "x" } }, ADMIN), "NOT_FOUND");
+    const noProject = expectFailure(
+      await t.gql(UpdateProjectStatusDocument, { projectId: 987_654, input: { project_status: "x" } }, ADMIN),
+      "NOT_FOUND",
+    );
     expect(noProject.errors).toEqual([{ field: "projectId", message: noProject.message, code: "NOT_FOUND" }]);
   });
 
@@ -132,7 +176,9 @@ describe("field errors", () => {
     beforeAll(async () => {
       w = await startTestApp({
         db: t.db,
-        statusWorkflow: parseStatusWorkflow(JSON.stringify({ initial: ["proposed"], transitions: { proposed: ["done"], done: [] } })),
+        statusWorkflow: parseStatusWorkflow(
+          JSON.stringify({ initial: ["proposed"], transitions: { proposed: ["done"], done: [] } }),
+        ),
       });
     });
     afterAll(async () => {
@@ -142,11 +188,19 @@ describe("field errors", () => {
     it("when the status cannot start a project and another field is invalid, then both are listed", async () => {
       const input = projectInput({ project_name: "", project_status: "done" });
 
-      const payload = expectFailure(await w.gql(CreateProjectDocument, { input }, STUDENT), "BAD_REQUEST", "project_name");
+      const payload = expectFailure(
+        await w.gql(CreateProjectDocument, { input }, STUDENT),
+        "BAD_REQUEST",
+        "project_name",
+      );
 
       expect(payload.errors).toEqual([
         { field: "project_name", message: "project_name must not be empty", code: "BAD_REQUEST" },
-        { field: "project_status", message: 'project_status "done" cannot start a project; use one of: proposed', code: "BAD_REQUEST" },
+        {
+          field: "project_status",
+          message: 'project_status "done" cannot start a project; use one of: proposed',
+          code: "BAD_REQUEST",
+        },
       ]);
     });
   });

@@ -11,9 +11,9 @@ import {
   UpdateStudentDocument,
   UpdateTeacherDocument,
 } from "../generated/graphql";
-import { startTestApp, type TestApp } from "../helpers/app";
+import { startTestApp, type GraphQLResponse, type TestApp } from "../helpers/app";
 import { dropTestDatabase, openTestDatabase } from "../helpers/database";
-import { ADMIN, expectFailure, expectQueryError, projectInput, studentInput } from "./support";
+import { ADMIN, expectFailure, expectQueryError, projectInput, studentInput, type Envelope } from "./support";
 
 /** Text that would betray internals: stack frames, driver and server error names, connection details. */
 const LEAKS = /\n\s+at |\.ts:\d+|node_modules|Mongo|mongoose|E11000|ECONNREFUSED|127\.0\.0\.1|Error:|topology|pool/i;
@@ -32,10 +32,13 @@ describe("internal errors", () => {
     await dropTestDatabase(await openTestDatabase(dbName));
   });
 
-  it.each<[string, () => Promise<any>]>([
+  it.each<[string, () => Promise<GraphQLResponse<Record<string, Envelope>>>]>([
     ["createProject", () => t.gql(CreateProjectDocument, { input: projectInput() }, ADMIN)],
     ["assignTeacher", () => t.gql(AssignTeacherDocument, { projectId: 1, input: { new_teacher_id: 1 } }, ADMIN)],
-    ["updateProjectStatus", () => t.gql(UpdateProjectStatusDocument, { projectId: 1, input: { project_status: "done" } }, ADMIN)],
+    [
+      "updateProjectStatus",
+      () => t.gql(UpdateProjectStatusDocument, { projectId: 1, input: { project_status: "done" } }, ADMIN),
+    ],
     ["updateTeacher", () => t.gql(UpdateTeacherDocument, { teacherId: 1, input: { teacher_name: "Name" } }, ADMIN)],
     ["updateStudent", () => t.gql(UpdateStudentDocument, { studentId: 1, input: { student_name: "Name" } }, ADMIN)],
     ["createTeacher", () => t.gql(CreateTeacherDocument, { input: { teacher_name: "Name" } }, ADMIN)],

@@ -1,9 +1,23 @@
 // The single-item queries project, teacher and student: what they answer, null for unknown ids, BAD_REQUEST for
 // invalid ids, and UNAUTHORIZED (a GraphQL error with extensions.code) without authentication, in both modes.
-import { AssignTeacherDocument, GetProjectDocument, GetStudentDocument, GetTeacherDocument } from "../generated/graphql";
-import { startTestApp, type Headers, type TestApp } from "../helpers/app";
+import {
+  AssignTeacherDocument,
+  GetProjectDocument,
+  GetStudentDocument,
+  GetTeacherDocument,
+} from "../generated/graphql";
+import { startTestApp, type GraphQLResponse, type Headers, type TestApp } from "../helpers/app";
 import { bearer, expiredToken, JWT_AUTH, token, unsignedToken, wronglySignedToken } from "../helpers/tokens";
-import { ADMIN, createProject, createStudent, createTeacher, expectQueryError, expectSuccess, STUDENT, TEACHER } from "./support";
+import {
+  ADMIN,
+  createProject,
+  createStudent,
+  createTeacher,
+  expectQueryError,
+  expectSuccess,
+  STUDENT,
+  TEACHER,
+} from "./support";
 
 describe("single-item queries", () => {
   let t: TestApp;
@@ -22,34 +36,41 @@ describe("single-item queries", () => {
       ["student", STUDENT],
       ["teacher", TEACHER],
       ["admin", ADMIN],
-    ])("when a %s asks for an existing project, then it answers the stored project with its teacher", async (_role, headers) => {
-      const project = await createProject(t, { project_url: null });
-      const teacher = await createTeacher(t, "Ada");
-      expectSuccess(
-        await t.gql(AssignTeacherDocument, { projectId: project.project_id, input: { new_teacher_id: teacher.teacher_id } }, ADMIN),
-      );
-      const stored = (await t.db.models.Project.findOne({ project_id: project.project_id }).lean())!;
+    ])(
+      "when a %s asks for an existing project, then it answers the stored project with its teacher",
+      async (_role, headers) => {
+        const project = await createProject(t, { project_url: null });
+        const teacher = await createTeacher(t, "Ada");
+        expectSuccess(
+          await t.gql(
+            AssignTeacherDocument,
+            { projectId: project.project_id, input: { new_teacher_id: teacher.teacher_id } },
+            ADMIN,
+          ),
+        );
+        const stored = (await t.db.models.Project.findOne({ project_id: project.project_id }).lean())!;
 
-      const res = await t.gql(GetProjectDocument, { projectId: project.project_id }, headers);
+        const res = await t.gql(GetProjectDocument, { projectId: project.project_id }, headers);
 
-      expect(res.errors).toBeUndefined();
-      expect(res.data?.project).toEqual({
-        project_id: stored.project_id,
-        project_name: stored.project_name,
-        project_desc: stored.project_desc,
-        company_id: stored.company_id,
-        project_status: stored.project_status,
-        project_url: null,
-        start_date: stored.start_date,
-        end_date: stored.end_date,
-        teacher_id: teacher.teacher_id,
-        revision: 2,
-        created_by: null,
-        created_at: stored.created_at.toISOString(),
-        updated_at: stored.updated_at.toISOString(),
-        teacher: { teacher_id: teacher.teacher_id, teacher_name: "Ada" },
-      });
-    });
+        expect(res.errors).toBeUndefined();
+        expect(res.data?.project).toEqual({
+          project_id: stored.project_id,
+          project_name: stored.project_name,
+          project_desc: stored.project_desc,
+          company_id: stored.company_id,
+          project_status: stored.project_status,
+          project_url: null,
+          start_date: stored.start_date,
+          end_date: stored.end_date,
+          teacher_id: teacher.teacher_id,
+          revision: 2,
+          created_by: null,
+          created_at: stored.created_at.toISOString(),
+          updated_at: stored.updated_at.toISOString(),
+          teacher: { teacher_id: teacher.teacher_id, teacher_name: "Ada" },
+        });
+      },
+    );
 
     it("when the project has no teacher, then teacher_id and teacher are null", async () => {
       const project = await createProject(t);
@@ -74,7 +95,11 @@ describe("single-item queries", () => {
       const second = await createProject(t);
       for (const p of [second, first]) {
         expectSuccess(
-          await t.gql(AssignTeacherDocument, { projectId: p.project_id, input: { new_teacher_id: teacher.teacher_id } }, ADMIN),
+          await t.gql(
+            AssignTeacherDocument,
+            { projectId: p.project_id, input: { new_teacher_id: teacher.teacher_id } },
+            ADMIN,
+          ),
         );
       }
 
@@ -139,18 +164,21 @@ describe("single-item queries", () => {
   });
 
   describe("invalid ids", () => {
-    it.each<[string, () => Promise<any>, string]>([
+    it.each<[string, () => Promise<GraphQLResponse<Record<string, unknown>>>, string]>([
       ["project with projectId 0", () => t.gql(GetProjectDocument, { projectId: 0 }, ADMIN), "projectId"],
       ["project with a negative projectId", () => t.gql(GetProjectDocument, { projectId: -1 }, ADMIN), "projectId"],
       ["teacher with teacherId 0", () => t.gql(GetTeacherDocument, { teacherId: 0 }, ADMIN), "teacherId"],
       ["teacher with a negative teacherId", () => t.gql(GetTeacherDocument, { teacherId: -4 }, ADMIN), "teacherId"],
       ["student with studentId 0", () => t.gql(GetStudentDocument, { studentId: 0 }, ADMIN), "studentId"],
       ["student with a negative studentId", () => t.gql(GetStudentDocument, { studentId: -8 }, ADMIN), "studentId"],
-    ])("when %s is asked for, then it is a GraphQL error with code BAD_REQUEST naming the argument", async (_label, ask, field) => {
-      const res = await ask();
+    ])(
+      "when %s is asked for, then it is a GraphQL error with code BAD_REQUEST naming the argument",
+      async (_label, ask, field) => {
+        const res = await ask();
 
-      expectQueryError(res, "BAD_REQUEST", field);
-    });
+        expectQueryError(res, "BAD_REQUEST", field);
+      },
+    );
 
     it("when projectId is not an Int, then it is a GraphQL error of the document", async () => {
       const res = await t.gql(GetProjectDocument, { projectId: "one" as unknown as number }, ADMIN);
@@ -162,7 +190,7 @@ describe("single-item queries", () => {
   });
 
   describe("authentication", () => {
-    const QUERIES: [string, (app: TestApp, headers: Headers) => Promise<any>][] = [
+    const QUERIES: [string, (app: TestApp, headers: Headers) => Promise<GraphQLResponse<Record<string, unknown>>>][] = [
       ["project", (app, headers) => app.gql(GetProjectDocument, { projectId: 1 }, headers)],
       ["teacher", (app, headers) => app.gql(GetTeacherDocument, { teacherId: 1 }, headers)],
       ["student", (app, headers) => app.gql(GetStudentDocument, { studentId: 1 }, headers)],
@@ -174,7 +202,11 @@ describe("single-item queries", () => {
       ["an unknown X-User-Role", { "x-user-role": "visitor" }],
     ];
 
-    it.each(QUERIES.flatMap(([name, ask]) => HEADER_MODE_FAILURES.map(([label, headers]) => [name, label, ask, headers] as const)))(
+    it.each(
+      QUERIES.flatMap(([name, ask]) =>
+        HEADER_MODE_FAILURES.map(([label, headers]) => [name, label, ask, headers] as const),
+      ),
+    )(
       "when %s is asked for in header mode with %s, then it is a GraphQL error with code UNAUTHORIZED",
       async (_name, _label, ask, headers) => {
         await createProject(t);
@@ -191,13 +223,21 @@ describe("single-item queries", () => {
       ["a wrongly signed token", async () => ({ authorization: `Bearer ${await wronglySignedToken(["admin"])}` })],
       ["an expired token", async () => ({ authorization: `Bearer ${await expiredToken(["admin"])}` })],
       ["a token with alg none", async () => ({ authorization: `Bearer ${unsignedToken(["admin"])}` })],
-      ["a token of another issuer", async () => ({ authorization: `Bearer ${await token(["admin"], { issuer: "https://x.test" })}` })],
-      ["a token for another audience", async () => ({ authorization: `Bearer ${await token(["admin"], { audience: "x" })}` })],
+      [
+        "a token of another issuer",
+        async () => ({ authorization: `Bearer ${await token(["admin"], { issuer: "https://x.test" })}` }),
+      ],
+      [
+        "a token for another audience",
+        async () => ({ authorization: `Bearer ${await token(["admin"], { audience: "x" })}` }),
+      ],
       ["an X-User-Role outside the token's roles", () => bearer("admin", ["student"])],
       ["an unknown X-User-Role", () => bearer("visitor", ["visitor"])],
     ];
 
-    it.each(QUERIES.flatMap(([name, ask]) => JWT_FAILURES.map(([label, headers]) => [name, label, ask, headers] as const)))(
+    it.each(
+      QUERIES.flatMap(([name, ask]) => JWT_FAILURES.map(([label, headers]) => [name, label, ask, headers] as const)),
+    )(
       "when %s is asked for in jwt mode with %s, then it is a GraphQL error with code UNAUTHORIZED",
       async (_name, _label, ask, headers) => {
         const res = await ask(j, await headers());
@@ -209,7 +249,11 @@ describe("single-item queries", () => {
     it("when a project is asked for in jwt mode with a valid token and no X-User-Role, then it is answered", async () => {
       const project = await createProject(t);
 
-      const res = await j.gql(GetProjectDocument, { projectId: project.project_id }, await bearer(undefined, ["student"]));
+      const res = await j.gql(
+        GetProjectDocument,
+        { projectId: project.project_id },
+        await bearer(undefined, ["student"]),
+      );
 
       expect(res.errors).toBeUndefined();
       expect(res.data?.project?.project_id).toBe(project.project_id);

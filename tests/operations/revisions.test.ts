@@ -1,7 +1,7 @@
 // Revisions and history of projects: every change is recorded with its actor, time and field values, newest first;
 // expected_revision gives editors optimistic concurrency; a change committed by a writer that died before updating
 // the project document is still seen by readers and later writers (roll forward).
-import { revisionKey } from "../../src/components/projects/project.repository";
+import { revisionKey } from "../../src/components/projects/persistence";
 import {
   AssignTeacherDocument,
   GetProjectDocument,
@@ -9,7 +9,15 @@ import {
   UpdateProjectStatusDocument,
 } from "../generated/graphql";
 import { startTestApp, type TestApp } from "../helpers/app";
-import { createProject, createTeacher, expectFailure, expectSuccess, ISO_TIMESTAMP, projectInput, TEACHER } from "./support";
+import {
+  createProject,
+  createTeacher,
+  expectFailure,
+  expectSuccess,
+  ISO_TIMESTAMP,
+  projectInput,
+  TEACHER,
+} from "./support";
 import { CreateProjectDocument } from "../generated/graphql";
 
 const AS_TEACHER = { ...TEACHER, "x-user-id": "teacher-7" };
@@ -37,7 +45,12 @@ describe("revisions and history", () => {
     const project = await history(created.project_id);
     expect(project.history).toMatchObject({ total: 1, offset: 0, limit: 20, has_more: false });
     const [entry] = project.history.items;
-    expect(entry).toMatchObject({ revision: 1, operation: "createProject", actor_id: "student-3", actor_role: "student" });
+    expect(entry).toMatchObject({
+      revision: 1,
+      operation: "createProject",
+      actor_id: "student-3",
+      actor_role: "student",
+    });
     expect(entry.at).toMatch(ISO_TIMESTAMP);
     expect(entry.changes).toEqual([
       { field: "project_name", from: null, to: input.project_name },
@@ -54,10 +67,18 @@ describe("revisions and history", () => {
     const teacher = await createTeacher(t);
 
     const assigned = expectSuccess(
-      await t.gql(AssignTeacherDocument, { projectId: project.project_id, input: { new_teacher_id: teacher.teacher_id } }, AS_TEACHER),
+      await t.gql(
+        AssignTeacherDocument,
+        { projectId: project.project_id, input: { new_teacher_id: teacher.teacher_id } },
+        AS_TEACHER,
+      ),
     ).data;
     const moved = expectSuccess(
-      await t.gql(UpdateProjectStatusDocument, { projectId: project.project_id, input: { project_status: "active" } }, AS_TEACHER),
+      await t.gql(
+        UpdateProjectStatusDocument,
+        { projectId: project.project_id, input: { project_status: "active" } },
+        AS_TEACHER,
+      ),
     ).data;
 
     expect(assigned.revision).toBe(2);
@@ -85,7 +106,11 @@ describe("revisions and history", () => {
     const project = await createProject(t, { project_status: "planned" });
 
     const same = expectSuccess(
-      await t.gql(UpdateProjectStatusDocument, { projectId: project.project_id, input: { project_status: "planned" } }, TEACHER),
+      await t.gql(
+        UpdateProjectStatusDocument,
+        { projectId: project.project_id, input: { project_status: "planned" } },
+        TEACHER,
+      ),
     ).data;
 
     expect(same.revision).toBe(1);
@@ -95,7 +120,13 @@ describe("revisions and history", () => {
   it("when the history is paged, then offset and limit walk from the newest change to the oldest", async () => {
     const project = await createProject(t, { project_status: "s0" });
     for (let i = 1; i <= 6; i++) {
-      expectSuccess(await t.gql(UpdateProjectStatusDocument, { projectId: project.project_id, input: { project_status: `s${i}` } }, TEACHER));
+      expectSuccess(
+        await t.gql(
+          UpdateProjectStatusDocument,
+          { projectId: project.project_id, input: { project_status: `s${i}` } },
+          TEACHER,
+        ),
+      );
     }
 
     const first = (await history(project.project_id, 0, 3)).history;
@@ -108,14 +139,24 @@ describe("revisions and history", () => {
     expect(last).toMatchObject({ total: 7, offset: 6, has_more: false });
     expect(last.items.map((i) => i.revision)).toEqual([1]);
     expect(beyond).toMatchObject({ total: 7, has_more: false, items: [] });
-    const limitTooLarge = await t.gql(ProjectHistoryDocument, { projectId: project.project_id, offset: 0, limit: 101 }, TEACHER);
+    const limitTooLarge = await t.gql(
+      ProjectHistoryDocument,
+      { projectId: project.project_id, offset: 0, limit: 101 },
+      TEACHER,
+    );
     expect(limitTooLarge.errors?.[0]?.extensions?.code).toBe("BAD_REQUEST");
   });
 
   it("when expected_revision is not the current revision, then the change is CONFLICT and nothing changes", async () => {
     const project = await createProject(t);
     const teacher = await createTeacher(t);
-    expectSuccess(await t.gql(UpdateProjectStatusDocument, { projectId: project.project_id, input: { project_status: "review" } }, TEACHER));
+    expectSuccess(
+      await t.gql(
+        UpdateProjectStatusDocument,
+        { projectId: project.project_id, input: { project_status: "review" } },
+        TEACHER,
+      ),
+    );
     const before = await t.db.models.Project.findOne({ project_id: project.project_id }).lean();
 
     const staleAssign = await t.gql(
@@ -192,11 +233,18 @@ describe("revisions and history", () => {
       await commitWithoutUpdate(project.project_id, 2, { teacher_id: teacher.teacher_id }, [
         { field: "teacher_id", from: null, to: String(teacher.teacher_id) },
       ]);
-      expect(await t.db.models.Project.findOne({ project_id: project.project_id }).lean()).toMatchObject({ revision: 1, teacher_id: null });
+      expect(await t.db.models.Project.findOne({ project_id: project.project_id }).lean()).toMatchObject({
+        revision: 1,
+        teacher_id: null,
+      });
 
       const read = await t.gql(GetProjectDocument, { projectId: project.project_id }, TEACHER);
 
-      expect(read.data?.project).toMatchObject({ revision: 2, teacher_id: teacher.teacher_id, teacher: { teacher_id: teacher.teacher_id } });
+      expect(read.data?.project).toMatchObject({
+        revision: 2,
+        teacher_id: teacher.teacher_id,
+        teacher: { teacher_id: teacher.teacher_id },
+      });
       const h = await history(project.project_id);
       expect(h.history.items[0]).toMatchObject({ revision: 2, operation: "assignTeacher", actor_id: "died-midway" });
       expect(await t.db.models.Project.findOne({ project_id: project.project_id }).lean()).toMatchObject({
@@ -217,10 +265,18 @@ describe("revisions and history", () => {
         { projectId: project.project_id, input: { new_teacher_id: teacher.teacher_id } },
         TEACHER,
       );
-      const moved = await t.gql(UpdateProjectStatusDocument, { projectId: project.project_id, input: { project_status: "active" } }, TEACHER);
+      const moved = await t.gql(
+        UpdateProjectStatusDocument,
+        { projectId: project.project_id, input: { project_status: "active" } },
+        TEACHER,
+      );
 
       expectFailure(again, "CONFLICT", /already assigned/);
-      expect(expectSuccess(moved).data).toMatchObject({ revision: 3, project_status: "active", teacher_id: teacher.teacher_id });
+      expect(expectSuccess(moved).data).toMatchObject({
+        revision: 3,
+        project_status: "active",
+        teacher_id: teacher.teacher_id,
+      });
       expect(await t.db.models.Project.findOne({ project_id: project.project_id }).lean()).toMatchObject({
         revision: 3,
         project_status: "active",

@@ -9,9 +9,20 @@ import {
   UpdateStudentDocument,
   UpdateTeacherDocument,
 } from "../generated/graphql";
-import { startTestApp, type Headers, type TestApp } from "../helpers/app";
+import { startTestApp, type GraphQLResponse, type Headers, type TestApp } from "../helpers/app";
 import { bearer, expiredToken, JWT_AUTH, token, unsignedToken, wronglySignedToken } from "../helpers/tokens";
-import { createProject, createStudent, createTeacher, expectFailure, expectSuccess, projectInput, snapshot, studentInput, unique } from "./support";
+import {
+  createProject,
+  createStudent,
+  createTeacher,
+  expectFailure,
+  expectSuccess,
+  projectInput,
+  snapshot,
+  studentInput,
+  unique,
+  type Envelope,
+} from "./support";
 
 type Mode = "header" | "jwt";
 type RoleCase = "student" | "teacher" | "admin" | "no role" | "unknown role";
@@ -22,7 +33,9 @@ interface MutationCase {
   allowed: readonly string[] | "any";
   wrongRole: "UNAUTHORIZED" | "FORBIDDEN";
   /** Arranges the data the call needs (through the header-mode app as admin) and returns the call. */
-  prepare(arrange: TestApp): Promise<(app: TestApp, headers: Headers) => Promise<any>>;
+  prepare(
+    arrange: TestApp,
+  ): Promise<(app: TestApp, headers: Headers) => Promise<GraphQLResponse<Record<string, Envelope>>>>;
 }
 
 const MUTATIONS: MutationCase[] = [
@@ -40,7 +53,11 @@ const MUTATIONS: MutationCase[] = [
       const project = await createProject(arrange);
       const teacher = await createTeacher(arrange);
       return (app, headers) =>
-        app.gql(AssignTeacherDocument, { projectId: project.project_id, input: { new_teacher_id: teacher.teacher_id } }, headers);
+        app.gql(
+          AssignTeacherDocument,
+          { projectId: project.project_id, input: { new_teacher_id: teacher.teacher_id } },
+          headers,
+        );
     },
   },
   {
@@ -50,7 +67,11 @@ const MUTATIONS: MutationCase[] = [
     async prepare(arrange) {
       const project = await createProject(arrange, { project_status: "planned" });
       return (app, headers) =>
-        app.gql(UpdateProjectStatusDocument, { projectId: project.project_id, input: { project_status: "done" } }, headers);
+        app.gql(
+          UpdateProjectStatusDocument,
+          { projectId: project.project_id, input: { project_status: "done" } },
+          headers,
+        );
     },
   },
   {
@@ -60,7 +81,11 @@ const MUTATIONS: MutationCase[] = [
     async prepare(arrange) {
       const teacher = await createTeacher(arrange);
       return (app, headers) =>
-        app.gql(UpdateTeacherDocument, { teacherId: teacher.teacher_id, input: { teacher_name: unique("Renamed") } }, headers);
+        app.gql(
+          UpdateTeacherDocument,
+          { teacherId: teacher.teacher_id, input: { teacher_name: unique("Renamed") } },
+          headers,
+        );
     },
   },
   {
@@ -77,7 +102,8 @@ const MUTATIONS: MutationCase[] = [
     name: "createTeacher",
     allowed: ["admin"],
     wrongRole: "FORBIDDEN",
-    prepare: async () => (app, headers) => app.gql(CreateTeacherDocument, { input: { teacher_name: unique("Teacher") } }, headers),
+    prepare: async () => (app, headers) =>
+      app.gql(CreateTeacherDocument, { input: { teacher_name: unique("Teacher") } }, headers),
   },
   {
     name: "createStudent",
@@ -190,18 +216,54 @@ describe("role table", () => {
 
     const BAD_CREDENTIALS: [string, () => Promise<Headers>, RegExp][] = [
       ["no Authorization header (only X-User-Role)", async () => ({ "x-user-role": "admin" }), /Authorization: Bearer/],
-      ["an Authorization header that is not Bearer", async () => ({ authorization: "Basic YWRtaW46YWRtaW4=", "x-user-role": "admin" }), /Bearer/],
+      [
+        "an Authorization header that is not Bearer",
+        async () => ({ authorization: "Basic YWRtaW46YWRtaW4=", "x-user-role": "admin" }),
+        /Bearer/,
+      ],
       ["a malformed token", async () => ({ authorization: "Bearer not.a.jwt", "x-user-role": "admin" }), /token/],
-      ["a wrongly signed token", async () => ({ authorization: `Bearer ${await wronglySignedToken(["admin"])}`, "x-user-role": "admin" }), /signature/],
-      ["an expired token", async () => ({ authorization: `Bearer ${await expiredToken(["admin"])}`, "x-user-role": "admin" }), /expired/],
-      ["a token with alg none", async () => ({ authorization: `Bearer ${unsignedToken(["admin"])}`, "x-user-role": "admin" }), /algorithm/],
-      ["a token of another issuer", async () => ({ authorization: `Bearer ${await token(["admin"], { issuer: "https://evil.test" })}`, "x-user-role": "admin" }), /iss/],
-      ["a token for another audience", async () => ({ authorization: `Bearer ${await token(["admin"], { audience: "another-service" })}`, "x-user-role": "admin" }), /aud/],
-      ["an X-User-Role outside the token's roles", async () => bearer("admin", ["student"]), /not among the token's roles/],
+      [
+        "a wrongly signed token",
+        async () => ({ authorization: `Bearer ${await wronglySignedToken(["admin"])}`, "x-user-role": "admin" }),
+        /signature/,
+      ],
+      [
+        "an expired token",
+        async () => ({ authorization: `Bearer ${await expiredToken(["admin"])}`, "x-user-role": "admin" }),
+        /expired/,
+      ],
+      [
+        "a token with alg none",
+        async () => ({ authorization: `Bearer ${unsignedToken(["admin"])}`, "x-user-role": "admin" }),
+        /algorithm/,
+      ],
+      [
+        "a token of another issuer",
+        async () => ({
+          authorization: `Bearer ${await token(["admin"], { issuer: "https://evil.test" })}`,
+          "x-user-role": "admin",
+        }),
+        /iss/,
+      ],
+      [
+        "a token for another audience",
+        async () => ({
+          authorization: `Bearer ${await token(["admin"], { audience: "another-service" })}`,
+          "x-user-role": "admin",
+        }),
+        /aud/,
+      ],
+      [
+        "an X-User-Role outside the token's roles",
+        async () => bearer("admin", ["student"]),
+        /not among the token's roles/,
+      ],
     ];
 
     const credentialMatrix = MUTATIONS.flatMap((mutation) =>
-      BAD_CREDENTIALS.map(([label, headers, message]) => [mutation.name, label, { mutation, headers, message }] as const),
+      BAD_CREDENTIALS.map(
+        ([label, headers, message]) => [mutation.name, label, { mutation, headers, message }] as const,
+      ),
     );
 
     it.each(credentialMatrix)(

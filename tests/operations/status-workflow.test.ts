@@ -6,7 +6,17 @@ import path from "node:path";
 import { CreateProjectDocument, ProjectStatusesDocument, UpdateProjectStatusDocument } from "../generated/graphql";
 import { parseStatusWorkflow } from "../../src/components/projects";
 import { startTestApp, type TestApp } from "../helpers/app";
-import { ADMIN, counts, createProject, expectFailure, expectSuccess, projectInput, snapshot, STUDENT, TEACHER } from "./support";
+import {
+  ADMIN,
+  counts,
+  createProject,
+  expectFailure,
+  expectSuccess,
+  projectInput,
+  snapshot,
+  STUDENT,
+  TEACHER,
+} from "./support";
 
 const EXAMPLE_FILE = path.join(__dirname, "..", "..", "examples", "status-workflow.json");
 
@@ -53,14 +63,17 @@ describe("status workflow", () => {
       ["a status the workflow does not list", "archived"],
       ["a listed status in other case", "Proposed"],
       ["a listed status that cannot start a project", "completed"],
-    ])("when a project is created with %s, then it is BAD_REQUEST naming project_status and nothing is stored", async (_label, status) => {
-      const before = await counts(w);
+    ])(
+      "when a project is created with %s, then it is BAD_REQUEST naming project_status and nothing is stored",
+      async (_label, status) => {
+        const before = await counts(w);
 
-      const res = await w.gql(CreateProjectDocument, { input: projectInput({ project_status: status }) }, STUDENT);
+        const res = await w.gql(CreateProjectDocument, { input: projectInput({ project_status: status }) }, STUDENT);
 
-      expectFailure(res, "BAD_REQUEST", "project_status");
-      expect(await counts(w)).toEqual(before);
-    });
+        expectFailure(res, "BAD_REQUEST", "project_status");
+        expect(await counts(w)).toEqual(before);
+      },
+    );
   });
 
   describe("changes", () => {

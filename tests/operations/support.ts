@@ -7,18 +7,11 @@ import {
   type CreateProjectInput,
   type CreateStudentInput,
 } from "../generated/graphql";
-import type { GraphQLResponse, Headers, TestApp } from "../helpers/app";
+import type { GraphQLResponse, TestApp } from "../helpers/app";
 
-export const ADMIN: Headers = { "x-user-role": "admin" };
-export const TEACHER: Headers = { "x-user-role": "teacher" };
-export const STUDENT: Headers = { "x-user-role": "student" };
+import { ADMIN, unique } from "../helpers/fixtures";
 
-let sequence = 0;
-/** A value unique within the test run's worker, for names and emails. */
-export function unique(prefix = "x"): string {
-  sequence += 1;
-  return `${prefix}-${process.pid}-${sequence}`;
-}
+export { ADMIN, STUDENT, TEACHER, unique } from "../helpers/fixtures";
 
 export function projectInput(overrides: Partial<CreateProjectInput> = {}): CreateProjectInput {
   return {
@@ -65,7 +58,7 @@ export interface FieldErrorShape {
   code: string;
 }
 
-interface Envelope {
+export interface Envelope {
   success: boolean;
   message?: string | null;
   code?: string | null;
@@ -99,17 +92,24 @@ export function expectFailure<T extends Record<string, Envelope>>(
   if (mentions !== undefined) expect(payload.message).toMatch(mentions);
   expect(payload.errors!.length).toBeGreaterThan(0);
   const [first] = payload.errors!;
-  expect({ ...first, field: typeof first.field === "string" || first.field === null }).toEqual({ field: true, message: payload.message, code });
+  expect({ ...first, field: typeof first.field === "string" || first.field === null }).toEqual({
+    field: true,
+    message: payload.message,
+    code,
+  });
   return payload;
 }
 
-/** Asserts the success envelope and returns its data. */
-export function expectSuccess<T extends Record<string, Envelope>>(res: GraphQLResponse<T>): Envelope & { data: any } {
+/** The one payload of a mutation response, with its data present (as after expectSuccess). */
+export type SuccessPayload<T extends Record<string, Envelope>> = T[keyof T] & { data: NonNullable<T[keyof T]["data"]> };
+
+/** Asserts the success envelope and returns the payload (its data typed as the document's). */
+export function expectSuccess<T extends Record<string, Envelope>>(res: GraphQLResponse<T>): SuccessPayload<T> {
   const payload = payloadOf(res);
   expect(payload).toEqual(expect.objectContaining({ success: true, code: null, errors: [] }));
   expect(payload.message).toEqual(expect.any(String));
   expect(payload.data).not.toBeNull();
-  return payload as Envelope & { data: any };
+  return payload as SuccessPayload<T>;
 }
 
 /** Asserts a query answered with one GraphQL error of the given extensions.code and no data for the field. */

@@ -43,27 +43,43 @@ describe("updateProjectStatus (no workflow)", () => {
     const project = await createProject(t, { project_status: "done" });
 
     for (const status of ["planned", "whatever", "DONE", "planned"]) {
-      const res = await t.gql(UpdateProjectStatusDocument, { projectId: project.project_id, input: { project_status: status } }, STUDENT);
+      const res = await t.gql(
+        UpdateProjectStatusDocument,
+        { projectId: project.project_id, input: { project_status: status } },
+        STUDENT,
+      );
       expect(expectSuccess(res).data.project_status).toBe(status);
     }
 
-    expect((await t.db.models.Project.findOne({ project_id: project.project_id }).lean())!.project_status).toBe("planned");
+    expect((await t.db.models.Project.findOne({ project_id: project.project_id }).lean())!.project_status).toBe(
+      "planned",
+    );
   });
 
   it("when the current status is set again, then it succeeds and the status stays", async () => {
     const project = await createProject(t, { project_status: "active" });
 
-    const res = await t.gql(UpdateProjectStatusDocument, { projectId: project.project_id, input: { project_status: "active" } }, TEACHER);
+    const res = await t.gql(
+      UpdateProjectStatusDocument,
+      { projectId: project.project_id, input: { project_status: "active" } },
+      TEACHER,
+    );
 
     expect(expectSuccess(res).data.project_status).toBe("active");
-    expect((await t.db.models.Project.findOne({ project_id: project.project_id }).lean())!.project_status).toBe("active");
+    expect((await t.db.models.Project.findOne({ project_id: project.project_id }).lean())!.project_status).toBe(
+      "active",
+    );
   });
 
   it("when a 64-character status is set, then it is accepted", async () => {
     const project = await createProject(t);
     const status = "s".repeat(64);
 
-    const res = await t.gql(UpdateProjectStatusDocument, { projectId: project.project_id, input: { project_status: status } }, TEACHER);
+    const res = await t.gql(
+      UpdateProjectStatusDocument,
+      { projectId: project.project_id, input: { project_status: status } },
+      TEACHER,
+    );
 
     expect(expectSuccess(res).data.project_status).toBe(status);
     expect((await t.db.models.Project.findOne({ project_id: project.project_id }).lean())!.project_status).toBe(status);
@@ -73,7 +89,11 @@ describe("updateProjectStatus (no workflow)", () => {
     await createProject(t);
     const before = await snapshot(t);
 
-    const res = await t.gql(UpdateProjectStatusDocument, { projectId: 424_242, input: { project_status: "done" } }, ADMIN);
+    const res = await t.gql(
+      UpdateProjectStatusDocument,
+      { projectId: 424_242, input: { project_status: "done" } },
+      ADMIN,
+    );
 
     expectFailure(res, "NOT_FOUND", /project 424242/);
     expect(await snapshot(t)).toEqual(before);
@@ -85,19 +105,22 @@ describe("updateProjectStatus (no workflow)", () => {
     ["a 65-character project_status", null, "s".repeat(65), "project_status"],
     ["projectId 0", 0, "done", "projectId"],
     ["a negative projectId", -3, "done", "projectId"],
-  ])("when called with %s, then it is BAD_REQUEST naming the field and nothing changes", async (_label, projectId, status, field) => {
-    const project = await createProject(t);
-    const before = await snapshot(t);
+  ])(
+    "when called with %s, then it is BAD_REQUEST naming the field and nothing changes",
+    async (_label, projectId, status, field) => {
+      const project = await createProject(t);
+      const before = await snapshot(t);
 
-    const res = await t.gql(
-      UpdateProjectStatusDocument,
-      { projectId: projectId ?? project.project_id, input: { project_status: status } },
-      ADMIN,
-    );
+      const res = await t.gql(
+        UpdateProjectStatusDocument,
+        { projectId: projectId ?? project.project_id, input: { project_status: status } },
+        ADMIN,
+      );
 
-    expectFailure(res, "BAD_REQUEST", field);
-    expect(await snapshot(t)).toEqual(before);
-  });
+      expectFailure(res, "BAD_REQUEST", field);
+      expect(await snapshot(t)).toEqual(before);
+    },
+  );
 
   it.each<[string, Record<string, string>]>([
     ["no X-User-Role", {}],
@@ -106,7 +129,11 @@ describe("updateProjectStatus (no workflow)", () => {
     const project = await createProject(t, { project_status: "planned" });
     const before = await snapshot(t);
 
-    const res = await t.gql(UpdateProjectStatusDocument, { projectId: project.project_id, input: { project_status: "done" } }, headers);
+    const res = await t.gql(
+      UpdateProjectStatusDocument,
+      { projectId: project.project_id, input: { project_status: "done" } },
+      headers,
+    );
 
     expectFailure(res, "UNAUTHORIZED", /X-User-Role/);
     expect(await snapshot(t)).toEqual(before);

@@ -17,23 +17,34 @@ describe("updateStudent", () => {
     ["only student_name", { student_name: "  Mei Lin " }, { student_name: "Mei Lin", class_code: "A1" }],
     ["only class_code", { class_code: " B2 " }, { student_name: "Lin Chen", class_code: "B2" }],
     ["both fields", { student_name: "Mei", class_code: "C3" }, { student_name: "Mei", class_code: "C3" }],
-    ["student_name and a null class_code", { student_name: "Mei", class_code: null }, { student_name: "Mei", class_code: "A1" }],
-  ])("when a teacher updates %s, then the payload and the stored student change only those fields", async (_label, input, expected) => {
-    const student = await createStudent(t, { student_name: "Lin Chen", class_code: "A1" });
+    [
+      "student_name and a null class_code",
+      { student_name: "Mei", class_code: null },
+      { student_name: "Mei", class_code: "A1" },
+    ],
+  ])(
+    "when a teacher updates %s, then the payload and the stored student change only those fields",
+    async (_label, input, expected) => {
+      const student = await createStudent(t, { student_name: "Lin Chen", class_code: "A1" });
 
-    const res = await t.gql(UpdateStudentDocument, { studentId: student.student_id, input }, TEACHER);
+      const res = await t.gql(UpdateStudentDocument, { studentId: student.student_id, input }, TEACHER);
 
-    const payload = expectSuccess(res);
-    expect(payload.message).toBe("Student updated");
-    expect(payload.data).toEqual({ student_id: student.student_id, email: student.email, ...expected });
-    const stored = await t.db.models.Student.findOne({ student_id: student.student_id }).lean();
-    expect(stored).toMatchObject({ email: student.email, ...expected });
-  });
+      const payload = expectSuccess(res);
+      expect(payload.message).toBe("Student updated");
+      expect(payload.data).toEqual({ student_id: student.student_id, email: student.email, ...expected });
+      const stored = await t.db.models.Student.findOne({ student_id: student.student_id }).lean();
+      expect(stored).toMatchObject({ email: student.email, ...expected });
+    },
+  );
 
   it("when an admin updates a student, then it succeeds too", async () => {
     const student = await createStudent(t);
 
-    const res = await t.gql(UpdateStudentDocument, { studentId: student.student_id, input: { class_code: "Z9" } }, ADMIN);
+    const res = await t.gql(
+      UpdateStudentDocument,
+      { studentId: student.student_id, input: { class_code: "Z9" } },
+      ADMIN,
+    );
 
     expect(expectSuccess(res).data.class_code).toBe("Z9");
     expect((await t.db.models.Student.findOne({ student_id: student.student_id }).lean())!.class_code).toBe("Z9");
@@ -90,15 +101,18 @@ describe("updateStudent", () => {
     ["a valid name but an invalid class_code", null, { student_name: "Valid", class_code: " " }, "class_code"],
     ["studentId 0", 0, { student_name: "X" }, "studentId"],
     ["a negative studentId", -9, { student_name: "X" }, "studentId"],
-  ])("when called with %s, then it is BAD_REQUEST naming the field and nothing changes", async (_label, studentId, input, field) => {
-    const student = await createStudent(t, { student_name: "Unchanged", class_code: "U1" });
-    const before = await snapshot(t);
+  ])(
+    "when called with %s, then it is BAD_REQUEST naming the field and nothing changes",
+    async (_label, studentId, input, field) => {
+      const student = await createStudent(t, { student_name: "Unchanged", class_code: "U1" });
+      const before = await snapshot(t);
 
-    const res = await t.gql(UpdateStudentDocument, { studentId: studentId ?? student.student_id, input }, TEACHER);
+      const res = await t.gql(UpdateStudentDocument, { studentId: studentId ?? student.student_id, input }, TEACHER);
 
-    expectFailure(res, "BAD_REQUEST", field);
-    expect(await snapshot(t)).toEqual(before);
-  });
+      expectFailure(res, "BAD_REQUEST", field);
+      expect(await snapshot(t)).toEqual(before);
+    },
+  );
 
   it("when email is sent (not an updatable field), then it is a GraphQL error and nothing changes", async () => {
     const student = await createStudent(t);
@@ -130,7 +144,11 @@ describe("updateStudent", () => {
     const student = await createStudent(t);
     const before = await snapshot(t);
 
-    const res = await t.gql(UpdateStudentDocument, { studentId: student.student_id, input: { student_name: "Me" } }, STUDENT);
+    const res = await t.gql(
+      UpdateStudentDocument,
+      { studentId: student.student_id, input: { student_name: "Me" } },
+      STUDENT,
+    );
 
     expectFailure(res, "FORBIDDEN", /student/);
     expect(await snapshot(t)).toEqual(before);
@@ -143,7 +161,11 @@ describe("updateStudent", () => {
     const student = await createStudent(t);
     const before = await snapshot(t);
 
-    const res = await t.gql(UpdateStudentDocument, { studentId: student.student_id, input: { student_name: "Me" } }, headers);
+    const res = await t.gql(
+      UpdateStudentDocument,
+      { studentId: student.student_id, input: { student_name: "Me" } },
+      headers,
+    );
 
     expectFailure(res, "UNAUTHORIZED", /X-User-Role/);
     expect(await snapshot(t)).toEqual(before);

@@ -27,21 +27,49 @@ describe.each(MODES)("body and routing failures (%s mode)", (mode) => {
   const admin = () => actingAs(mode, "admin");
 
   it.each(ROUTES)("when %s %s gets malformed JSON, then it is 400", async (method, path) => {
-    expectError(await apps[mode].http(method, path, { rawBody: '{"a": tru', headers: await admin() }), 400, "BAD_REQUEST", /malformed JSON/);
+    expectError(
+      await apps[mode].http(method, path, { rawBody: '{"a": tru', headers: await admin() }),
+      400,
+      "BAD_REQUEST",
+      /malformed JSON/,
+    );
   });
 
   it.each(ROUTES)("when %s %s gets an empty JSON body, then it is 400", async (method, path) => {
-    expectError(await apps[mode].http(method, path, { rawBody: "", headers: await admin() }), 400, "BAD_REQUEST", /body is empty/);
+    expectError(
+      await apps[mode].http(method, path, { rawBody: "", headers: await admin() }),
+      400,
+      "BAD_REQUEST",
+      /body is empty/,
+    );
   });
 
   it.each(ROUTES)("when %s %s gets no body at all, then it is 400", async (method, path) => {
-    expectError(await apps[mode].http(method, path, { headers: await admin() }), 400, "BAD_REQUEST", "request body must be a JSON object (got null)");
+    expectError(
+      await apps[mode].http(method, path, { headers: await admin() }),
+      400,
+      "BAD_REQUEST",
+      "request body must be a JSON object (got null)",
+    );
   });
 
-  it.each(ROUTES)("when %s %s gets a JSON array or string instead of an object, then it is 400", async (method, path) => {
-    expectError(await apps[mode].http(method, path, { body: [1], headers: await admin() }), 400, "BAD_REQUEST", "request body must be a JSON object (got array)");
-    expectError(await apps[mode].http(method, path, { body: "x", headers: await admin() }), 400, "BAD_REQUEST", "request body must be a JSON object (got string)");
-  });
+  it.each(ROUTES)(
+    "when %s %s gets a JSON array or string instead of an object, then it is 400",
+    async (method, path) => {
+      expectError(
+        await apps[mode].http(method, path, { body: [1], headers: await admin() }),
+        400,
+        "BAD_REQUEST",
+        "request body must be a JSON object (got array)",
+      );
+      expectError(
+        await apps[mode].http(method, path, { body: "x", headers: await admin() }),
+        400,
+        "BAD_REQUEST",
+        "request body must be a JSON object (got string)",
+      );
+    },
+  );
 
   it.each(ROUTES)("when %s %s gets a body over the 1 MiB limit, then it is 413", async (method, path) => {
     const body = projectBody({ project_desc: "x".repeat(BODY_LIMIT_BYTES) });
@@ -52,13 +80,19 @@ describe.each(MODES)("body and routing failures (%s mode)", (mode) => {
 
   it.each(ROUTES)("when %s %s gets a body that is not application/json, then it is 415", async (method, path) => {
     for (const type of ["text/plain", "application/xml", "application/x-www-form-urlencoded"]) {
-      const res = await apps[mode].http(method, path, { rawBody: "teacher_name=Ada", headers: { ...(await admin()), "content-type": type } });
+      const res = await apps[mode].http(method, path, {
+        rawBody: "teacher_name=Ada",
+        headers: { ...(await admin()), "content-type": type },
+      });
       expectError(res, 415, "BAD_REQUEST", /Unsupported Media Type.*application\/json/);
     }
   });
 
   it("when a JSON body tries prototype pollution, then it is 400", async () => {
-    const res = await apps[mode].http("PUT", "/teachers/1", { rawBody: '{"teacher_name": "Ada", "__proto__": {"x": 1}}', headers: await admin() });
+    const res = await apps[mode].http("PUT", "/teachers/1", {
+      rawBody: '{"teacher_name": "Ada", "__proto__": {"x": 1}}',
+      headers: await admin(),
+    });
     expectError(res, 400, "BAD_REQUEST");
   });
 
@@ -70,7 +104,12 @@ describe.each(MODES)("body and routing failures (%s mode)", (mode) => {
     ["POST", "/teachers/1"],
     ["PUT", "/projects/1"],
   ])("when %s %s is asked (no such route), then it is 404 with the envelope", async (method, path) => {
-    expectError(await apps[mode].http(method, path, { headers: await admin() }), 404, "NOT_FOUND", `no route ${method} ${path}`);
+    expectError(
+      await apps[mode].http(method, path, { headers: await admin() }),
+      404,
+      "NOT_FOUND",
+      `no route ${method} ${path}`,
+    );
   });
 
   it("when authentication fails and the body is malformed too, then authentication answers first (401)", async () => {
@@ -81,7 +120,7 @@ describe.each(MODES)("body and routing failures (%s mode)", (mode) => {
 describe("internal errors", () => {
   /** The real app on the shared database with a logger whose lines the test can read. */
   async function appWithCapturedLog() {
-    const lines: any[] = [];
+    const lines: { msg?: string; level?: number; err?: { message: string; stack?: string } }[] = [];
     const stream = new Writable({
       write(chunk, _encoding, done) {
         lines.push(JSON.parse(chunk.toString()));
@@ -109,7 +148,12 @@ describe("internal errors", () => {
     const { app, lines, put } = await appWithCapturedLog();
     try {
       // A record written behind the service's back, without its timestamps: the response mapping throws.
-      await apps.header.db.models.Project.collection.insertOne({ _id: "990001", project_id: 990_001, project_name: "Broken", project_status: "planned" } as never);
+      await apps.header.db.models.Project.collection.insertOne({
+        _id: "990001",
+        project_id: 990_001,
+        project_name: "Broken",
+        project_status: "planned",
+      } as never);
 
       const res = await put("/projects/990001/updateStatus", { project_status: "done" });
 
@@ -117,9 +161,9 @@ describe("internal errors", () => {
       expect(res.text).not.toMatch(/Invalid time value|RangeError|\bat /);
       const logged = lines.find((line) => line.msg === "internal error");
       expect(logged).toBeDefined();
-      expect(logged.level).toBe(50);
-      expect(logged.err.message).toMatch(/Invalid time value/);
-      expect(logged.err.stack).toEqual(expect.any(String));
+      expect(logged!.level).toBe(50);
+      expect(logged!.err!.message).toMatch(/Invalid time value/);
+      expect(logged!.err!.stack).toEqual(expect.any(String));
     } finally {
       await app.close();
     }

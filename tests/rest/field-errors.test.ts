@@ -11,7 +11,8 @@ afterAll(async () => {
   await apps.close();
 });
 
-const post = async (body: unknown) => apps.header.http("POST", "/projects", { body, headers: await actingAs("header", "student") });
+const post = async (body: unknown) =>
+  apps.header.http("POST", "/projects", { body, headers: await actingAs("header", "student") });
 const stored = (project_name: string) => apps.header.db.models.Project.exists({ project_name });
 
 describe("REST field errors", () => {
@@ -39,7 +40,11 @@ describe("REST field errors", () => {
     expect(res.body.errors).toEqual(
       expect.arrayContaining([
         { field: "project_desc", message: "project_desc is required", code: "BAD_REQUEST" },
-        { field: "teacher_id", message: expect.stringMatching(/^teacher_id is not an accepted field; accepted fields: project_name,/), code: "BAD_REQUEST" },
+        {
+          field: "teacher_id",
+          message: expect.stringMatching(/^teacher_id is not an accepted field; accepted fields: project_name,/),
+          code: "BAD_REQUEST",
+        },
         { field: "company_id", message: "company_id must be a whole number (got string)", code: "BAD_REQUEST" },
         { field: "start_date", message: "start_date must be a string (got integer)", code: "BAD_REQUEST" },
       ]),
@@ -51,31 +56,60 @@ describe("REST field errors", () => {
   it("when the body is not an object, then the one entry concerns no field", async () => {
     const res = await apps.header.http("PUT", "/teachers/1", { body: [1], headers: await actingAs("header", "admin") });
     expectError(res, 400, "BAD_REQUEST", "request body must be a JSON object (got array)");
-    expect(res.body.errors).toEqual([{ field: null, message: "request body must be a JSON object (got array)", code: "BAD_REQUEST" }]);
+    expect(res.body.errors).toEqual([
+      { field: null, message: "request body must be a JSON object (got array)", code: "BAD_REQUEST" },
+    ]);
   });
 
   it("when the path id is invalid, then the entry names the parameter", async () => {
-    const res = await apps.header.http("PUT", "/students/abc", { body: { class_code: "B2" }, headers: await actingAs("header", "admin") });
-    expect(res.body.errors).toEqual([{ field: "studentId", message: "studentId must be a whole number of at least 1", code: "BAD_REQUEST" }]);
+    const res = await apps.header.http("PUT", "/students/abc", {
+      body: { class_code: "B2" },
+      headers: await actingAs("header", "admin"),
+    });
+    expect(res.body.errors).toEqual([
+      { field: "studentId", message: "studentId must be a whole number of at least 1", code: "BAD_REQUEST" },
+    ]);
   });
 
   it.each([
     ["a NUL escape", '"Solar\\u0000Car"', /project_name must not contain control characters \(found U\+0000\)/],
-    ["an ANSI escape sequence", '"\\u001b[31mSolar\\u001b[0m"', /project_name must not contain control characters \(found U\+001B\)/],
-    ["a lone surrogate escape", '"Solar\\ud800Car"', /project_name must not contain an unpaired UTF-16 surrogate \(found U\+D800\)/],
-    ["a right-to-left override", '"Solar\\u202eraC"', /project_name must not contain bidirectional .* \(found U\+202E\)/],
-    ["only zero-width spaces", '"\\u200b\\u200b\\u200b"', /project_name must not be empty: it contains only invisible characters/],
-  ])("when project_name is sent with %s in the JSON text, then it is 400 naming project_name and nothing is stored", async (_label, json, reason) => {
-    const marker = `marker-${Math.random()}`;
-    const body = projectBody({ project_desc: marker });
-    const rawBody = JSON.stringify(body).replace(JSON.stringify(body.project_name), json);
+    [
+      "an ANSI escape sequence",
+      '"\\u001b[31mSolar\\u001b[0m"',
+      /project_name must not contain control characters \(found U\+001B\)/,
+    ],
+    [
+      "a lone surrogate escape",
+      '"Solar\\ud800Car"',
+      /project_name must not contain an unpaired UTF-16 surrogate \(found U\+D800\)/,
+    ],
+    [
+      "a right-to-left override",
+      '"Solar\\u202eraC"',
+      /project_name must not contain bidirectional .* \(found U\+202E\)/,
+    ],
+    [
+      "only zero-width spaces",
+      '"\\u200b\\u200b\\u200b"',
+      /project_name must not be empty: it contains only invisible characters/,
+    ],
+  ])(
+    "when project_name is sent with %s in the JSON text, then it is 400 naming project_name and nothing is stored",
+    async (_label, json, reason) => {
+      const marker = `marker-${Math.random()}`;
+      const body = projectBody({ project_desc: marker });
+      const rawBody = JSON.stringify(body).replace(JSON.stringify(body.project_name), json);
 
-    const res = await apps.header.http("POST", "/projects", { rawBody, headers: await actingAs("header", "student") });
+      const res = await apps.header.http("POST", "/projects", {
+        rawBody,
+        headers: await actingAs("header", "student"),
+      });
 
-    expectError(res, 400, "BAD_REQUEST", reason);
-    expect(res.body.errors).toEqual([{ field: "project_name", message: res.body.message, code: "BAD_REQUEST" }]);
-    expect(await apps.header.db.models.Project.exists({ project_desc: marker })).toBeNull();
-  });
+      expectError(res, 400, "BAD_REQUEST", reason);
+      expect(res.body.errors).toEqual([{ field: "project_name", message: res.body.message, code: "BAD_REQUEST" }]);
+      expect(await apps.header.db.models.Project.exists({ project_desc: marker })).toBeNull();
+    },
+  );
 
   it("when a student's update breaks text rules in both fields, then both are listed and nothing changes", async () => {
     const student = await seedStudent(apps);
@@ -84,8 +118,11 @@ describe("REST field errors", () => {
       headers: await actingAs("header", "teacher"),
     });
     expectError(res, 400, "BAD_REQUEST", /student_name/);
-    expect(res.body.errors.map((e: { field: string }) => e.field)).toEqual(["student_name", "class_code"]);
-    expect(await apps.header.db.models.Student.findOne({ student_id: student.student_id }).lean()).toMatchObject({ student_name: "Lin Chen", class_code: "A1" });
+    expect(res.body.errors!.map((e) => e.field)).toEqual(["student_name", "class_code"]);
+    expect(await apps.header.db.models.Student.findOne({ student_id: student.student_id }).lean()).toMatchObject({
+      student_name: "Lin Chen",
+      class_code: "A1",
+    });
   });
 
   it("when a failure belongs to a field (conflict) or to none (no route, no role), then errors says so", async () => {

@@ -32,12 +32,28 @@ const CONTRACT_ROUTES = [
 ];
 const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"];
 
+/** The parts of an OpenAPI 3.1 document these tests read. */
+interface MediaContent {
+  content: Record<string, { schema: unknown }>;
+}
+interface OpenApiOperation {
+  security?: unknown[];
+  parameters?: unknown[];
+  requestBody: MediaContent;
+  responses: Record<string, MediaContent>;
+}
+interface OpenApiDocument {
+  openapi: string;
+  paths: Record<string, Record<string, OpenApiOperation>>;
+  components: { securitySchemes: Record<string, unknown>; schemas: Record<string, { enum?: string[] }> };
+}
+
 describe("GET /openapi.json", () => {
   let t: TestApp;
-  let doc: any;
+  let doc: OpenApiDocument;
   beforeAll(async () => {
     t = await startTestApp();
-    const res = await t.http("GET", "/openapi.json");
+    const res = await t.http<OpenApiDocument>("GET", "/openapi.json");
     expect(res.status).toBe(200);
     doc = res.body;
   });
@@ -80,31 +96,72 @@ describe("GET /openapi.json", () => {
     const assign = doc.paths["/projects/{projectId}/teacher"].put;
     expect(assign.security).toEqual([{ bearerAuth: [], userRole: [] }, { userRole: [] }]);
     expect(assign.parameters).toEqual([
-      expect.objectContaining({ name: "projectId", in: "path", required: true, schema: expect.objectContaining({ type: "string", pattern: "^[1-9][0-9]*$" }) }),
+      expect.objectContaining({
+        name: "projectId",
+        in: "path",
+        required: true,
+        schema: expect.objectContaining({ type: "string", pattern: "^[1-9][0-9]*$" }),
+      }),
     ]);
-    expect(assign.requestBody.content["application/json"].schema).toEqual({ $ref: "#/components/schemas/AssignTeacherInput" });
+    expect(assign.requestBody.content["application/json"].schema).toEqual({
+      $ref: "#/components/schemas/AssignTeacherInput",
+    });
     expect(Object.keys(assign.responses)).toEqual(["200", "400", "401", "403", "404", "409", "413", "415", "500"]);
-    expect(assign.responses["200"].content["application/json"].schema).toEqual({ $ref: "#/components/schemas/ProjectEnvelope" });
-    expect(assign.responses["404"].content["application/json"].schema).toEqual({ $ref: "#/components/schemas/ErrorEnvelope" });
+    expect(assign.responses["200"].content["application/json"].schema).toEqual({
+      $ref: "#/components/schemas/ProjectEnvelope",
+    });
+    expect(assign.responses["404"].content["application/json"].schema).toEqual({
+      $ref: "#/components/schemas/ErrorEnvelope",
+    });
 
     // From the role table: any authenticated caller may change a status; creation lists no 403.
-    expect(doc.paths["/projects/{projectId}/updateStatus"].put.security).toEqual([{ bearerAuth: [] }, { userRole: [] }]);
-    expect(Object.keys(doc.paths["/projects"].post.responses)).toEqual(["201", "400", "401", "409", "413", "415", "500"]);
-    expect(Object.keys(doc.paths["/teachers/{teacherId}"].put.responses)).toEqual(["200", "400", "401", "403", "413", "415", "500"]);
+    expect(doc.paths["/projects/{projectId}/updateStatus"].put.security).toEqual([
+      { bearerAuth: [] },
+      { userRole: [] },
+    ]);
+    expect(Object.keys(doc.paths["/projects"].post.responses)).toEqual([
+      "201",
+      "400",
+      "401",
+      "409",
+      "413",
+      "415",
+      "500",
+    ]);
+    expect(Object.keys(doc.paths["/teachers/{teacherId}"].put.responses)).toEqual([
+      "200",
+      "400",
+      "401",
+      "403",
+      "413",
+      "415",
+      "500",
+    ]);
   });
 
   it("when the envelope schemas are read, then success is {success, message, data} and errors are {success, message, code, errors}", () => {
     const { schemas } = doc.components;
     expect(schemas.ErrorEnvelope).toMatchObject({
       required: ["success", "message", "code", "errors"],
-      properties: { code: { $ref: "#/components/schemas/ErrorCode" }, errors: { type: "array", items: { $ref: "#/components/schemas/FieldError" } } },
+      properties: {
+        code: { $ref: "#/components/schemas/ErrorCode" },
+        errors: { type: "array", items: { $ref: "#/components/schemas/FieldError" } },
+      },
       additionalProperties: false,
     });
     expect(schemas.FieldError).toMatchObject({
       required: ["field", "message", "code"],
       properties: { field: { type: ["string", "null"] }, code: { $ref: "#/components/schemas/ErrorCode" } },
     });
-    expect(schemas.ErrorCode.enum).toEqual(["BAD_REQUEST", "UNAUTHORIZED", "FORBIDDEN", "NOT_FOUND", "CONFLICT", "INTERNAL_SERVER_ERROR", "TOO_MANY_REQUESTS"]);
+    expect(schemas.ErrorCode.enum).toEqual([
+      "BAD_REQUEST",
+      "UNAUTHORIZED",
+      "FORBIDDEN",
+      "NOT_FOUND",
+      "CONFLICT",
+      "INTERNAL_SERVER_ERROR",
+      "TOO_MANY_REQUESTS",
+    ]);
     expect(schemas.StudentEnvelope).toMatchObject({
       required: ["success", "message", "data"],
       properties: { data: { $ref: "#/components/schemas/Student" } },
@@ -113,9 +170,17 @@ describe("GET /openapi.json", () => {
 
   it("when a documented body schema checks what the server rejects, then it rejects it too (same schemas)", () => {
     const ajv = new Ajv({ strict: false });
-    for (const [name, schema] of Object.entries(doc.components.schemas)) ajv.addSchema(schema as object, `#/components/schemas/${name}`);
+    for (const [name, schema] of Object.entries(doc.components.schemas))
+      ajv.addSchema(schema as object, `#/components/schemas/${name}`);
     const create = ajv.compile({ $ref: "#/components/schemas/CreateProjectInput" });
-    const valid = { project_name: "A", project_desc: "B", company_id: 3, project_status: "new", start_date: "2025-01-01", end_date: "2025-01-02" };
+    const valid = {
+      project_name: "A",
+      project_desc: "B",
+      company_id: 3,
+      project_status: "new",
+      start_date: "2025-01-01",
+      end_date: "2025-01-02",
+    };
     expect(create(valid)).toBe(true);
     expect(create({ ...valid, company_id: "3" })).toBe(false);
     expect(create({ ...valid, extra: 1 })).toBe(false);

@@ -2,7 +2,8 @@
 // acting in a role in either mode, the ways of not being authenticated, seeding through the domain services, and the
 // envelope assertions (every body is exactly {success, message, data} or {success: false, message, code, errors}).
 import { createServices, type Services } from "../../src/services";
-import { startTestApp, type Headers, type TestApp } from "../helpers/app";
+import { startTestApp, type Headers, type RestBody, type TestApp } from "../helpers/app";
+import { unique } from "../helpers/fixtures";
 import { bearer, expiredToken, JWT_AUTH, token, unsignedToken, wronglySignedToken } from "../helpers/tokens";
 
 export const MODES = ["header", "jwt"] as const;
@@ -41,24 +42,24 @@ export async function unauthenticated(mode: Mode): Promise<[string, Headers][]> 
     return [
       ["no headers", {}],
       ["an unknown X-User-Role", { "x-user-role": "janitor" }],
-      ["a bearer token but no role (header mode ignores tokens)", { authorization: `Bearer ${await token(["admin"])}` }],
+      [
+        "a bearer token but no role (header mode ignores tokens)",
+        { authorization: `Bearer ${await token(["admin"])}` },
+      ],
     ];
   }
   return [
     ["no token", { "x-user-role": "admin" }],
     ["a malformed token", { authorization: "Bearer not-a-jwt", "x-user-role": "admin" }],
     ["an expired token", { authorization: `Bearer ${await expiredToken(["admin"])}`, "x-user-role": "admin" }],
-    ["a wrongly signed token", { authorization: `Bearer ${await wronglySignedToken(["admin"])}`, "x-user-role": "admin" }],
+    [
+      "a wrongly signed token",
+      { authorization: `Bearer ${await wronglySignedToken(["admin"])}`, "x-user-role": "admin" },
+    ],
     ["an alg none token", { authorization: `Bearer ${unsignedToken(["admin"])}`, "x-user-role": "admin" }],
     ["an X-User-Role the token does not grant", await bearer("admin", ["student"])],
     ["an unknown X-User-Role", await bearer("janitor", ["admin"])],
   ];
-}
-
-let sequence = 0;
-export function unique(prefix: string): string {
-  sequence += 1;
-  return `${prefix}-${process.pid}-${sequence}`;
 }
 
 /** A valid create-project body; overrides may deliberately break it. */
@@ -79,29 +80,50 @@ export function projectBody(overrides: Record<string, unknown> = {}): ProjectBod
 
 export const seedProject = (apps: RestApps, overrides: Record<string, unknown> = {}) =>
   apps.services.projects.create(projectBody(overrides) as never);
-export const seedTeacher = (apps: RestApps, teacher_name = unique("Teacher")) => apps.services.teachers.create({ teacher_name });
+export const seedTeacher = (apps: RestApps, teacher_name = unique("Teacher")) =>
+  apps.services.teachers.create({ teacher_name });
 export const seedStudent = (apps: RestApps) =>
-  apps.services.students.create({ student_name: "Lin Chen", email: `${unique("student")}@example.com`, class_code: "A1" });
+  apps.services.students.create({
+    student_name: "Lin Chen",
+    email: `${unique("student")}@example.com`,
+    class_code: "A1",
+  });
 
-/** The success envelope, exactly: no code, no other keys. Returns data. */
-export function expectSuccess(res: { status: number; body: any }, status: number, message: string): any {
-  expect({ status: res.status, keys: Object.keys(res.body ?? {}).sort() }).toEqual({ status, keys: ["data", "message", "success"] });
+/** The success envelope, exactly: no code, no other keys. Returns data (as the shape the caller names). */
+export function expectSuccess<Data = Record<string, unknown>>(
+  res: { status: number; body: RestBody<unknown> },
+  status: number,
+  message: string,
+): Data {
+  expect({ status: res.status, keys: Object.keys(res.body ?? {}).sort() }).toEqual({
+    status,
+    keys: ["data", "message", "success"],
+  });
   expect(res.body.success).toBe(true);
   expect(res.body.message).toBe(message);
-  return res.body.data;
+  return res.body.data as Data;
 }
 
 /**
  * The error envelope, exactly: {success: false, message, code, errors} with a status matching the code, and errors
  * listing at least the first problem (the message and code).
  */
-export function expectError(res: { status: number; body: any }, status: number, code: string, message?: RegExp | string): void {
+export function expectError(
+  res: { status: number; body: RestBody<unknown> },
+  status: number,
+  code: string,
+  message?: RegExp | string,
+): void {
   expect({ status: res.status, body: res.body }).toEqual({
     status,
     body: { success: false, code, message: expect.any(String), errors: expect.any(Array) },
   });
-  const [first] = res.body.errors;
-  expect({ ...first, field: typeof first?.field === "string" || first?.field === null }).toEqual({ field: true, message: res.body.message, code });
+  const [first] = res.body.errors!;
+  expect({ ...first, field: typeof first?.field === "string" || first?.field === null }).toEqual({
+    field: true,
+    message: res.body.message,
+    code,
+  });
   if (message !== undefined) expect(res.body.message).toMatch(message);
 }
 

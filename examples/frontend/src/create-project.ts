@@ -56,7 +56,8 @@ export async function submitProjectForm(
   const state: FormState = { projectId: createProject.data?.project_id ?? null, fieldMessages: {}, banner: [] };
   for (const problem of createProject.errors) {
     // `field` is the input field as the schema names it (project_name, end_date, ...), null when it names none.
-    if (problem.field !== null && !(problem.field in state.fieldMessages)) state.fieldMessages[problem.field] = problem.message;
+    if (problem.field !== null && !(problem.field in state.fieldMessages))
+      state.fieldMessages[problem.field] = problem.message;
     else state.banner.push(problem.message);
   }
   return state;

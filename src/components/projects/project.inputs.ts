@@ -1,9 +1,14 @@
 // GraphQL inputs of the project operations. Shapes only: values are checked by ProjectService against the zod
 // shapes of project.schemas.ts; `implements` and SameFields make the compiler keep these classes equal to them.
 import { ArgsType, Field, InputType, Int } from "type-graphql";
-import { PageArgs } from "../../graphql/envelope.types";
+import { PageArgs } from "../../graphql/page.types";
 import type { SameFields } from "../../shared/validation";
-import type { AssignTeacherValues, CreateProjectValues, ProjectFilter, UpdateProjectStatusValues } from "./project.schemas";
+import type {
+  AssignTeacherValues,
+  CreateProjectValues,
+  ProjectFilter,
+  UpdateProjectStatusValues,
+} from "./project.schemas";
 
 @InputType()
 export class CreateProjectInput implements CreateProjectValues {
@@ -34,7 +39,10 @@ export class AssignTeacherInput implements AssignTeacherValues {
   @Field(() => Int)
   new_teacher_id!: number;
 
-  @Field(() => Int, { nullable: true, description: "When given and not the project's current revision: CONFLICT, nothing changes" })
+  @Field(() => Int, {
+    nullable: true,
+    description: "When given and not the project's current revision: CONFLICT, nothing changes",
+  })
   expected_revision?: number | null;
 }
 
@@ -43,7 +51,10 @@ export class UpdateProjectStatusInput implements UpdateProjectStatusValues {
   @Field()
   project_status!: string;
 
-  @Field(() => Int, { nullable: true, description: "When given and not the project's current revision: CONFLICT, nothing changes" })
+  @Field(() => Int, {
+    nullable: true,
+    description: "When given and not the project's current revision: CONFLICT, nothing changes",
+  })
   expected_revision?: number | null;
 }
 

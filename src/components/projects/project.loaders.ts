@@ -31,7 +31,10 @@ export function createProjectLoaders(projects: ProjectService): ProjectLoaders {
         await Promise.all(
           [...byPage.values()].map(async ({ offset, limit, at }) => {
             try {
-              const lists = await projects.findByTeacherIds(at.map((i) => keys[i].teacher_id), { offset, limit });
+              const lists = await projects.findByTeacherIds(
+                at.map((i) => keys[i].teacher_id),
+                { offset, limit },
+              );
               at.forEach((i, n) => (results[i] = lists[n]));
             } catch (err) {
               for (const i of at) results[i] = err as Error;

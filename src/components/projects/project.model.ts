@@ -88,7 +88,11 @@ export interface ProjectRevisionDoc {
 }
 
 const fieldChangeSchema = new Schema(
-  { field: { type: String, required: true }, from: { type: String, default: null }, to: { type: String, default: null } },
+  {
+    field: { type: String, required: true },
+    from: { type: String, default: null },
+    to: { type: String, default: null },
+  },
   { _id: false },
 );
 

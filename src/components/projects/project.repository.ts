@@ -15,23 +15,17 @@ import type { Actor } from "../../auth/actor";
 import type { IdAllocator } from "../../db/id-allocator";
 import { isDuplicateKeyError } from "../../db/id-allocator";
 import { idKey } from "../../db/id-key";
-import type { ProjectChangeSet, ProjectDoc, ProjectModel, ProjectRevisionDoc, ProjectRevisionModel } from "./project.model";
+import type { RecordOf } from "../../db/record-of";
+import type {
+  ProjectChangeSet,
+  ProjectDoc,
+  ProjectModel,
+  ProjectRevisionDoc,
+  ProjectRevisionModel,
+} from "./project.model";
 
-export interface ProjectRecord {
-  project_id: number;
-  project_name: string;
-  project_desc: string;
-  company_id: number;
-  project_status: string;
-  project_url: string | null;
-  start_date: string;
-  end_date: string;
-  teacher_id: number | null;
-  revision: number;
-  created_by: string | null;
-  created_at: string;
-  updated_at: string;
-}
+/** A project as the service hands it out (fields declared once, in ProjectDoc). */
+export type ProjectRecord = RecordOf<ProjectDoc, "name_key">;
 
 export interface FieldChangeRecord {
   field: string;
@@ -285,7 +279,9 @@ export class ProjectRepository {
     const oldest = Math.max(1, newest - bounds.limit + 1);
     const numbers: number[] = [];
     for (let n = newest; n >= oldest; n--) numbers.push(n);
-    const docs = await Promise.all(numbers.map((n) => this.revisions.findOne({ _id: revisionKey(projectId, n) }).lean()));
+    const docs = await Promise.all(
+      numbers.map((n) => this.revisions.findOne({ _id: revisionKey(projectId, n) }).lean()),
+    );
     // Projects stored before revisions existed have no entry for revision 1.
     return docs.flatMap((doc) => (doc ? [toChangeRecord(doc)] : []));
   }
@@ -297,7 +293,9 @@ export class ProjectRepository {
   private async rollForward(doc: ProjectDoc): Promise<ProjectDoc> {
     let current = doc;
     for (;;) {
-      const next = await this.revisions.findOne({ _id: revisionKey(doc.project_id, (current.revision ?? 1) + 1) }).lean();
+      const next = await this.revisions
+        .findOne({ _id: revisionKey(doc.project_id, (current.revision ?? 1) + 1) })
+        .lean();
       if (!next) break;
       current = applyRevision(current, next);
     }

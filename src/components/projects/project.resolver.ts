@@ -1,15 +1,15 @@
 // GraphQL entry points of projects: decode, call one service function, return. Mutation results are wrapped in
-// the ProjectPayload envelope by graphql/mutation-envelope.ts.
+// the ProjectPayload envelope by graphql/mutation-payloads.ts.
 import type { GraphQLResolveInfo } from "graphql";
 import { Arg, Args, Authorized, Ctx, FieldResolver, Info, Int, Mutation, Query, Resolver, Root } from "type-graphql";
 import { rolesFor } from "../../auth/access-policy";
 import { listCost } from "../../graphql/query-cost";
 import { actorOf } from "../../auth/actor";
 import type { Context } from "../../graphql/context";
-import { PageArgs } from "../../graphql/envelope.types";
+import { PageArgs } from "../../graphql/page.types";
 import { selectsField } from "../../graphql/selection";
-import { Teacher } from "../teachers/teacher.type";
 import type { TeacherRecord } from "../teachers";
+import { Teacher } from "../teachers/graphql";
 import { AssignTeacherArgs, CreateProjectInput, ProjectListArgs, UpdateProjectStatusArgs } from "./project.inputs";
 import type { ProjectChangeRecord, ProjectRecord } from "./project.service";
 import type { Page } from "../../shared/pagination";
@@ -24,7 +24,10 @@ export class ProjectResolver {
   }
 
   @Authorized(rolesFor("projects"))
-  @Query(() => ProjectPage, { complexity: listCost, description: "Projects ordered by project_id, optionally filtered" })
+  @Query(() => ProjectPage, {
+    complexity: listCost,
+    description: "Projects ordered by project_id, optionally filtered",
+  })
   projects(@Args() { filter, offset, limit }: ProjectListArgs, @Ctx() ctx: Context, @Info() info: GraphQLResolveInfo) {
     return ctx.services.projects.list(filter ?? {}, { offset, limit }, { total: selectsField(info, "total") });
   }
@@ -65,8 +68,15 @@ export class ProjectResolver {
     return project.teacher_id == null ? null : ctx.loaders.teacherById.load(project.teacher_id);
   }
 
-  @FieldResolver(() => ProjectChangePage, { complexity: listCost, description: "Every change of this project, newest first" })
-  history(@Root() project: ProjectRecord, @Args() { offset, limit }: PageArgs, @Ctx() ctx: Context): Promise<Page<ProjectChangeRecord>> {
+  @FieldResolver(() => ProjectChangePage, {
+    complexity: listCost,
+    description: "Every change of this project, newest first",
+  })
+  history(
+    @Root() project: ProjectRecord,
+    @Args() { offset, limit }: PageArgs,
+    @Ctx() ctx: Context,
+  ): Promise<Page<ProjectChangeRecord>> {
     return ctx.services.projects.history(project, { offset, limit });
   }
 }

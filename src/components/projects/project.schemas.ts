@@ -19,7 +19,9 @@ const statusField = () =>
 
 export const CreateProjectSchema = z
   .strictObject({
-    project_name: nameField().meta({ description: `trimmed, 1–${LIMITS.name} characters; unique per company_id, ignoring case` }),
+    project_name: nameField().meta({
+      description: `trimmed, 1–${LIMITS.name} characters; unique per company_id, ignoring case`,
+    }),
     project_desc: textField(LIMITS.project_desc, "multiline").meta({
       description: `trimmed, 1–${LIMITS.project_desc} characters; may span lines (newline and tab allowed)`,
     }),
@@ -27,17 +29,23 @@ export const CreateProjectSchema = z
     project_status: statusField(),
     project_url: optionalHttpUrlField(),
     start_date: calendarDateField(),
-    end_date: calendarDateField().meta({ description: "a real calendar date written YYYY-MM-DD, not before start_date" }),
+    end_date: calendarDateField().meta({
+      description: "a real calendar date written YYYY-MM-DD, not before start_date",
+    }),
   })
   // Runs even when other fields failed (when), so this problem is listed with theirs.
-  .refine((values) => !(isCalendarDate(values.start_date) && isCalendarDate(values.end_date) && values.end_date < values.start_date), {
-    when: ({ value }) => typeof value === "object" && value !== null,
-    path: ["end_date"],
-    error: (issue) => {
-      const { start_date, end_date } = issue.input as { start_date: string; end_date: string };
-      return `${end_date} is before start_date ${start_date}`;
+  .refine(
+    (values) =>
+      !(isCalendarDate(values.start_date) && isCalendarDate(values.end_date) && values.end_date < values.start_date),
+    {
+      when: ({ value }) => typeof value === "object" && value !== null,
+      path: ["end_date"],
+      error: (issue) => {
+        const { start_date, end_date } = issue.input as { start_date: string; end_date: string };
+        return `${end_date} is before start_date ${start_date}`;
+      },
     },
-  });
+  );
 
 /** Optimistic concurrency: when given, the change applies only to this revision of the project (else CONFLICT). */
 const expectedRevisionField = () =>

@@ -55,7 +55,11 @@ export class ProjectService {
     );
   }
 
-  async assignTeacher(projectId: number, input: AssignTeacherValues, actor: Actor = SYSTEM_ACTOR): Promise<ProjectRecord> {
+  async assignTeacher(
+    projectId: number,
+    input: AssignTeacherValues,
+    actor: Actor = SYSTEM_ACTOR,
+  ): Promise<ProjectRecord> {
     const {
       projectId: project_id,
       new_teacher_id: teacher_id,
@@ -86,12 +90,17 @@ export class ProjectService {
       project_status: next,
       expected_revision,
     } = validate(UpdateProjectStatusRequest, { projectId, ...input });
-    const outcome = await this.projects.change(project_id, "updateProjectStatus", actor, (current): ProjectChangeSet => {
-      checkRevision(current, expected_revision);
-      // Checked against the status this change replaces: a concurrent change that commits first makes us re-check.
-      assertTransition(this.workflow, current.project_status, next);
-      return current.project_status === next ? {} : { project_status: next };
-    });
+    const outcome = await this.projects.change(
+      project_id,
+      "updateProjectStatus",
+      actor,
+      (current): ProjectChangeSet => {
+        checkRevision(current, expected_revision);
+        // Checked against the status this change replaces: a concurrent change that commits first makes us re-check.
+        assertTransition(this.workflow, current.project_status, next);
+        return current.project_status === next ? {} : { project_status: next };
+      },
+    );
     return result(project_id, outcome);
   }
 
@@ -101,7 +110,11 @@ export class ProjectService {
   }
 
   /** A page of projects; `total` is counted only when options.total (default true) asks for it. */
-  async list(filter: ProjectFilter = {}, page?: PageRequest, options: { total?: boolean } = {}): Promise<Page<ProjectRecord>> {
+  async list(
+    filter: ProjectFilter = {},
+    page?: PageRequest,
+    options: { total?: boolean } = {},
+  ): Promise<Page<ProjectRecord>> {
     const bounds = pageBounds(page);
     const valid = validate(ProjectFilterSchema, filter);
     const query: ProjectQuery = {};
@@ -113,7 +126,10 @@ export class ProjectService {
   }
 
   /** The changes of a project, newest first; total is its revision (revisions are numbered from 1). */
-  async history(project: Pick<ProjectRecord, "project_id" | "revision">, page?: PageRequest): Promise<Page<ProjectChangeRecord>> {
+  async history(
+    project: Pick<ProjectRecord, "project_id" | "revision">,
+    page?: PageRequest,
+  ): Promise<Page<ProjectChangeRecord>> {
     const bounds = pageBounds(page);
     const items = await this.projects.history(project.project_id, project.revision, bounds);
     return toPage(items, bounds, bounds.offset + bounds.limit < project.revision, project.revision);

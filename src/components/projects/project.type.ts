@@ -1,6 +1,7 @@
 // The GraphQL Project type (teacher and history are resolved in ProjectResolver) and its history entries.
 import { Field, Int, ObjectType } from "type-graphql";
-import { PageType, PayloadType } from "../../graphql/envelope.types";
+import { PageType } from "../../graphql/page.types";
+import { PayloadType } from "../../graphql/payload.types";
 import type { ProjectRecord } from "./project.service";
 
 @ObjectType({ description: "A school or work project of a company" })
@@ -46,7 +47,7 @@ export class Project implements ProjectRecord {
 }
 
 @ObjectType({ description: "One field of a change: its value before and after, as text (null: none)" })
-export class FieldChange {
+class FieldChange {
   @Field()
   field!: string;
 

@@ -46,7 +46,9 @@ const WorkflowFile = z
     { error: 'expected an object with "transitions" (and optionally "initial")' },
   )
   .check((ctx) => {
-    const unknownKey = Object.keys(ctx.value).find((k) => !["transitions", "initial", "description"].includes(k) && !k.startsWith("$"));
+    const unknownKey = Object.keys(ctx.value).find(
+      (k) => !["transitions", "initial", "description"].includes(k) && !k.startsWith("$"),
+    );
     if (unknownKey) ctx.issues.push({ code: "custom", message: `unknown key "${unknownKey}"`, input: ctx.value });
   });
 

@@ -2,7 +2,7 @@
 // shapes of student.schemas.ts; `implements` and SameFields make the compiler keep these classes equal to them.
 import { GraphQLSafeInt } from "graphql-scalars";
 import { ArgsType, Field, InputType } from "type-graphql";
-import { PageArgs } from "../../graphql/envelope.types";
+import { PageArgs } from "../../graphql/page.types";
 import type { SameFields } from "../../shared/validation";
 import type { CreateStudentValues, StudentFilter, UpdateStudentValues } from "./student.schemas";
 

@@ -2,16 +2,11 @@
 // writes go by the string `_id` (db/id-key.ts), the one filter FerretDB answers from an index.
 import type { IdAllocator } from "../../db/id-allocator";
 import { idKey } from "../../db/id-key";
+import type { RecordOf } from "../../db/record-of";
 import type { StudentDoc, StudentModel } from "./student.model";
 
-export interface StudentRecord {
-  student_id: number;
-  student_name: string;
-  email: string;
-  class_code: string;
-  created_at: string;
-  updated_at: string;
-}
+/** A student as the service hands it out (fields declared once, in StudentDoc). */
+export type StudentRecord = RecordOf<StudentDoc>;
 
 export type StudentChanges = Partial<Pick<StudentDoc, "student_name" | "class_code">>;
 
@@ -55,7 +50,9 @@ export class StudentRepository {
     const doc =
       Object.keys(set).length === 0
         ? await this.students.findOne({ _id: idKey(student_id) }).lean()
-        : await this.students.findOneAndUpdate({ _id: idKey(student_id) }, { $set: set }, { returnDocument: "after" }).lean();
+        : await this.students
+            .findOneAndUpdate({ _id: idKey(student_id) }, { $set: set }, { returnDocument: "after" })
+            .lean();
     return doc ? toStudentRecord(doc) : null;
   }
 
@@ -71,7 +68,12 @@ export class StudentRepository {
     options: { total: boolean },
   ): Promise<{ items: StudentRecord[]; has_more: boolean; total?: number }> {
     const [docs, total] = await Promise.all([
-      this.students.find(query).sort({ student_id: 1 }).skip(bounds.offset).limit(bounds.limit + 1).lean(),
+      this.students
+        .find(query)
+        .sort({ student_id: 1 })
+        .skip(bounds.offset)
+        .limit(bounds.limit + 1)
+        .lean(),
       options.total ? this.students.countDocuments(query) : undefined,
     ]);
     return { items: docs.slice(0, bounds.limit).map(toStudentRecord), has_more: docs.length > bounds.limit, total };

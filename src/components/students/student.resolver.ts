@@ -1,5 +1,5 @@
 // GraphQL entry points of students: decode, call one service function, return. Mutation results are wrapped in
-// the StudentPayload envelope by graphql/mutation-envelope.ts.
+// the StudentPayload envelope by graphql/mutation-payloads.ts.
 import { GraphQLSafeInt } from "graphql-scalars";
 import type { GraphQLResolveInfo } from "graphql";
 import { Arg, Args, Authorized, Ctx, Info, Mutation, Query, Resolver } from "type-graphql";
@@ -15,12 +15,18 @@ import { Student, StudentPage, StudentPayload } from "./student.type";
 export class StudentResolver {
   @Authorized(rolesFor("student"))
   @Query(() => Student, { nullable: true, description: "A student by id; null when none has that id" })
-  student(@Arg("studentId", () => GraphQLSafeInt) studentId: number, @Ctx() ctx: Context): Promise<StudentRecord | null> {
+  student(
+    @Arg("studentId", () => GraphQLSafeInt) studentId: number,
+    @Ctx() ctx: Context,
+  ): Promise<StudentRecord | null> {
     return ctx.services.students.get(studentId);
   }
 
   @Authorized(rolesFor("students"))
-  @Query(() => StudentPage, { complexity: listCost, description: "Students ordered by student_id, optionally filtered by class_code" })
+  @Query(() => StudentPage, {
+    complexity: listCost,
+    description: "Students ordered by student_id, optionally filtered by class_code",
+  })
   students(@Args() { filter, offset, limit }: StudentListArgs, @Ctx() ctx: Context, @Info() info: GraphQLResolveInfo) {
     return ctx.services.students.list(filter ?? {}, { offset, limit }, { total: selectsField(info, "total") });
   }

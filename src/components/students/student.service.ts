@@ -46,7 +46,11 @@ export class StudentService {
   }
 
   /** A page of students; `total` is counted only when options.total (default true) asks for it. */
-  async list(filter: StudentFilter = {}, page?: PageRequest, options: { total?: boolean } = {}): Promise<Page<StudentRecord>> {
+  async list(
+    filter: StudentFilter = {},
+    page?: PageRequest,
+    options: { total?: boolean } = {},
+  ): Promise<Page<StudentRecord>> {
     const bounds = pageBounds(page);
     const { class_code } = validate(StudentFilterSchema, filter);
     const query: { class_code?: string } = {};

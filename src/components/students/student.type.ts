@@ -1,7 +1,8 @@
 // The GraphQL Student type.
 import { GraphQLSafeInt } from "graphql-scalars";
 import { Field, ObjectType } from "type-graphql";
-import { PageType, PayloadType } from "../../graphql/envelope.types";
+import { PageType } from "../../graphql/page.types";
+import { PayloadType } from "../../graphql/payload.types";
 import type { StudentRecord } from "./student.service";
 
 @ObjectType({ description: "A student" })

@@ -2,14 +2,11 @@
 // writes go by the string `_id` (db/id-key.ts), the one filter FerretDB answers from an index.
 import type { IdAllocator } from "../../db/id-allocator";
 import { idKey } from "../../db/id-key";
+import type { RecordOf } from "../../db/record-of";
 import type { TeacherDoc, TeacherModel } from "./teacher.model";
 
-export interface TeacherRecord {
-  teacher_id: number;
-  teacher_name: string;
-  created_at: string;
-  updated_at: string;
-}
+/** A teacher as the service hands it out (fields declared once, in TeacherDoc). */
+export type TeacherRecord = RecordOf<TeacherDoc>;
 
 function toTeacherRecord(doc: TeacherDoc): TeacherRecord {
   return {
@@ -67,7 +64,12 @@ export class TeacherRepository {
     options: { total: boolean },
   ): Promise<{ items: TeacherRecord[]; has_more: boolean; total?: number }> {
     const [docs, total] = await Promise.all([
-      this.teachers.find().sort({ teacher_id: 1 }).skip(bounds.offset).limit(bounds.limit + 1).lean(),
+      this.teachers
+        .find()
+        .sort({ teacher_id: 1 })
+        .skip(bounds.offset)
+        .limit(bounds.limit + 1)
+        .lean(),
       options.total ? this.teachers.countDocuments() : undefined,
     ]);
     return { items: docs.slice(0, bounds.limit).map(toTeacherRecord), has_more: docs.length > bounds.limit, total };

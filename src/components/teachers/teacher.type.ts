@@ -1,6 +1,7 @@
 // The GraphQL Teacher type (projects are resolved in TeacherResolver through a loader).
 import { Field, Int, ObjectType } from "type-graphql";
-import { PageType, PayloadType } from "../../graphql/envelope.types";
+import { PageType } from "../../graphql/page.types";
+import { PayloadType } from "../../graphql/payload.types";
 import type { TeacherRecord } from "./teacher.service";
 
 @ObjectType({ description: "A teacher who may be assigned to projects" })

@@ -1,6 +1,8 @@
-// Errors raised by Fastify before a /graphql request reaches Apollo (malformed JSON, an oversized body, an
-// unsupported content type) answered as a GraphQL response, {errors: [{message, extensions: {code}}]}, with the
-// HTTP status of the failure, instead of Fastify's default body. The REST facade has its own handler.
+// The app's root error handler: it answers errors of every route outside the REST plugin (which has its own
+// handler, src/rest/rest.plugin.ts). Mostly those are errors Fastify raises before a /graphql request reaches Apollo
+// (malformed JSON, an oversized body, an unsupported content type, the rate limit): they are answered as a GraphQL
+// response, {errors: [{message, extensions: {code}}]}, with the HTTP status of the failure, instead of Fastify's
+// default body. The few other routes (health, metrics, docs) get the same shape.
 import type { FastifyError, FastifyReply, FastifyRequest } from "fastify";
 import { DomainError, ErrorCode, INTERNAL_MESSAGE } from "../shared/errors";
 
@@ -22,13 +24,16 @@ export function isGraphqlUrl(url: string): boolean {
 /** Runtime text (a stack overflow, a V8 range error) says nothing a client can act on and leaks internals. */
 const RUNTIME_TEXT = /call stack|RangeError|Invalid (array|string) length|out of memory/i;
 
-export function graphqlHttpErrorHandler(err: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+export function rootErrorHandler(err: FastifyError, request: FastifyRequest, reply: FastifyReply) {
   const status = err.statusCode ?? 500;
   if (status >= 500) {
     request.log.error({ err }, "internal error");
     return reply.code(500).send(graphqlErrorBody(INTERNAL_MESSAGE, ErrorCode.INTERNAL_SERVER_ERROR));
   }
-  let message = err instanceof SyntaxError || err.code === "FST_ERR_CTP_INVALID_JSON_BODY" ? `malformed JSON body: ${err.message}` : err.message;
+  let message =
+    err instanceof SyntaxError || err.code === "FST_ERR_CTP_INVALID_JSON_BODY"
+      ? `malformed JSON body: ${err.message}`
+      : err.message;
   // Fastify's own errors may be RangeErrors too (body too large); those messages are the framework's, not V8's.
   if ((err instanceof RangeError && !err.code?.startsWith("FST_")) || RUNTIME_TEXT.test(message)) {
     request.log.warn({ err }, "client error with runtime text");
@@ -45,5 +50,8 @@ export function graphqlHttpErrorHandler(err: FastifyError, request: FastifyReque
  */
 export function withoutRuntimeText<T extends { message: string }>(formatted: T): T {
   if (!RUNTIME_TEXT.test(formatted.message)) return formatted;
-  return { ...formatted, message: "the GraphQL document nests lists or objects too deeply, or is too large, to process; simplify it" };
+  return {
+    ...formatted,
+    message: "the GraphQL document nests lists or objects too deeply, or is too large, to process; simplify it",
+  };
 }

@@ -1,0 +1,36 @@
+// GraphQL types of the list pages every component returns: PageType (`XPage { items total offset limit has_more }`)
+// and the offset/limit arguments of every list query.
+import { ArgsType, Field, Int, ObjectType, type ClassType } from "type-graphql";
+import { PAGE_DEFAULT_LIMIT, PAGE_MAX_LIMIT, PAGE_MAX_OFFSET } from "../shared/pagination";
+
+/** `XPage { items total offset limit has_more }`: one page of a list ordered by id. */
+export function PageType<T extends object>(name: string, itemType: ClassType<T>) {
+  @ObjectType(name, { description: `One page of ${itemType.name} items, ordered by id` })
+  class Page {
+    @Field(() => [itemType])
+    items!: T[];
+
+    @Field(() => Int, { description: "Items matching the filter, over all pages" })
+    total!: number;
+
+    @Field(() => Int)
+    offset!: number;
+
+    @Field(() => Int)
+    limit!: number;
+
+    @Field({ description: "True when items follow this page" })
+    has_more!: boolean;
+  }
+  return Page;
+}
+
+/** offset and limit of every list query. */
+@ArgsType()
+export class PageArgs {
+  @Field(() => Int, { defaultValue: 0, description: `Items to skip (0 to ${PAGE_MAX_OFFSET})` })
+  offset!: number;
+
+  @Field(() => Int, { defaultValue: PAGE_DEFAULT_LIMIT, description: `Page size, 1 to ${PAGE_MAX_LIMIT}` })
+  limit!: number;
+}
