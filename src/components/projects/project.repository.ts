@@ -42,17 +42,11 @@ export interface ProjectChangeRecord {
   changes: FieldChangeRecord[];
 }
 
-/** The values of a new project, checked by the service. */
-export interface NewProjectValues {
-  project_name: string;
-  name_key: string;
-  project_desc: string;
-  company_id: number;
-  project_status: string;
-  project_url: string | null;
-  start_date: string;
-  end_date: string;
-}
+/** The values of a new project, checked by the service; the repository adds the id, revision and who created it. */
+export type NewProjectValues = Omit<
+  ProjectDoc,
+  "_id" | "project_id" | "teacher_id" | "revision" | "created_by" | "created_at" | "updated_at"
+>;
 
 export interface ProjectQuery {
   company_id?: number;
