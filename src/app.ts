@@ -16,7 +16,7 @@ import { callerOf } from "./http/caller";
 import { operationOutcomePlugin, withRequest } from "./http/graphql-operations";
 import { Metrics } from "./http/metrics";
 import { registerOperations } from "./http/operations";
-import { requestIdFor } from "./http/request-id";
+import { registerRequestIdHeader, requestIdFor } from "./http/request-id";
 import { OneLineRequestLog } from "./request-log";
 import { docsPlugin } from "./rest/docs";
 import { registerDraining, serverOptions } from "./server-options";
@@ -46,6 +46,8 @@ export async function createApp({ config, logger, db }: AppOptions): Promise<Fas
     genReqId: requestIdFor,
     ...serverOptions,
   });
+  // First of all hooks, so every answer carries x-request-id: CORS preflights and 503s while draining too.
+  registerRequestIdHeader(app);
   registerDraining(app);
 
   // Every route outside the REST plugin (which sets its own); see src/http/error-handler.ts.

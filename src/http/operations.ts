@@ -1,5 +1,5 @@
-// The operations side of the HTTP app in one registration: x-request-id on every response, the caller
-// authenticated once per request, the per-caller rate limit, and request metrics with GET /metrics. Registered
+// The operations side of the HTTP app in one registration (x-request-id is registered first of all, in app.ts): the
+// caller authenticated once per request, the per-caller rate limit, and request metrics with GET /metrics. Registered
 // before the routes, because the rate limit attaches itself to each route as the route is added.
 import type { FastifyInstance } from "fastify";
 import type { Authenticator } from "../auth/authenticator";
@@ -7,7 +7,6 @@ import type { Config } from "../config";
 import { registerCaller } from "./caller";
 import { registerMetrics, type Metrics } from "./metrics";
 import { registerRateLimit } from "./rate-limit";
-import { registerRequestIdHeader } from "./request-id";
 
 export interface OperationsOptions {
   config: Pick<Config, "production"> & Partial<Pick<Config, "rateLimitPerMinute" | "metricsToken">>;
@@ -20,7 +19,6 @@ export async function registerOperations(
   { config, authenticator, metrics }: OperationsOptions,
 ): Promise<void> {
   app.decorateRequest("graphql", undefined);
-  registerRequestIdHeader(app);
   registerCaller(app, authenticator);
   registerMetrics(app, metrics, { production: config.production, token: config.metricsToken });
   // Unset (an app built by tests or the bench without it) means no limit; the service passes the configured one.

@@ -68,6 +68,20 @@ describe("x-request-id and the request log line", () => {
     expect(rest.headers.get("x-request-id")).toBe("r-401");
   });
 
+  it("when a browser preflights a call (answered by CORS before any route), then the answer carries its id", async () => {
+    const preflight = await fetch(`${t.url}/graphql`, {
+      method: "OPTIONS",
+      headers: {
+        origin: "http://localhost:5173",
+        "access-control-request-method": "POST",
+        "access-control-request-headers": "content-type,x-user-role",
+        "x-request-id": "r-preflight",
+      },
+    });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get("x-request-id")).toBe("r-preflight");
+  });
+
   it("when a GraphQL operation runs, then its line names request id, caller, role, operation and outcome, without the query string", async () => {
     const response = await fetch(`${t.url}/graphql?token=secret-in-query`, {
       method: "POST",
