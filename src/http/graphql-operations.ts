@@ -32,9 +32,24 @@ export function withRequest<T extends object>(request: FastifyRequest, context: 
 const ERROR_CODES = new Set<string>(Object.values(ErrorCode));
 const GRAPHQL_NAME = /^[_A-Za-z][_0-9A-Za-z]{0,63}$/;
 
+/**
+ * Distinct operation names the metric keeps. Names are chosen by clients and every label value is a time series
+ * kept for the process's life: past this many, new names count as "other", so no client can grow memory without
+ * bound. A frontend has a few dozen operations.
+ */
+export const MAX_OPERATION_LABELS = 500;
+
 function operationLabel(name: string | null | undefined): string {
   if (!name) return "anonymous";
   return GRAPHQL_NAME.test(name) ? name : "invalid";
+}
+
+/** The operation's label in the metric: its own until MAX_OPERATION_LABELS names were seen, then "other". */
+function metricLabel(operation: string, seen: Set<string>): string {
+  if (seen.has(operation)) return operation;
+  if (seen.size >= MAX_OPERATION_LABELS) return "other";
+  seen.add(operation);
+  return operation;
 }
 
 /** Apollo's own codes (parse and validation failures …) become BAD_REQUEST or INTERNAL_SERVER_ERROR by status. */
@@ -44,6 +59,7 @@ function codeLabel(code: unknown, status: number | undefined): string {
 }
 
 export function operationOutcomePlugin(metrics: Metrics): ApolloServerPlugin<Context> {
+  const seenNames = new Set<string>();
   return {
     async requestDidStart() {
       return {
@@ -66,7 +82,7 @@ export function operationOutcomePlugin(metrics: Metrics): ApolloServerPlugin<Con
             operation: operationLabel(requestContext.operationName ?? requestContext.request.operationName),
             outcome,
           };
-          metrics.graphqlOperations.inc(summary);
+          metrics.graphqlOperations.inc({ ...summary, operation: metricLabel(summary.operation, seenNames) });
           const request = (requestContext.contextValue as { [HTTP_REQUEST]?: FastifyRequest })[HTTP_REQUEST];
           if (request) request.graphql = summary;
         },

@@ -2,6 +2,7 @@
 // histograms, GraphQL operations by name and outcome, database round-trip times and process metrics; in
 // production it is closed unless METRICS_TOKEN is set, and then it needs that bearer token.
 import { openDatabase, type Database } from "../../src/db/database";
+import { MAX_OPERATION_LABELS } from "../../src/http/graphql-operations";
 import { startTestApp, type TeacherDocumentBody, type TestApp } from "../helpers/app";
 import { dropTestDatabase, testDbName, testMongoUri } from "../helpers/database";
 
@@ -105,6 +106,24 @@ describe("GET /metrics outside production", () => {
     const { text } = await scrape(t);
 
     expect(sample(text, "graphql_operations_total", { operation: "anonymous", outcome: "BAD_REQUEST" })).toBe(1);
+  });
+
+  it("when clients send more distinct operation names than the metric keeps, then the rest count as other", async () => {
+    const fresh = await startTestApp({ db });
+    try {
+      const names = Array.from({ length: MAX_OPERATION_LABELS + 20 }, (_, i) => `Probe${i}`);
+      for (let i = 0; i < names.length; i += 50) {
+        await Promise.all(names.slice(i, i + 50).map((name) => graphql(fresh, `query ${name} { __typename }`)));
+      }
+
+      const { text } = await scrape(fresh);
+      const series = text.split("\n").filter((line) => line.startsWith("graphql_operations_total{"));
+
+      expect(series).toHaveLength(MAX_OPERATION_LABELS + 1);
+      expect(sample(text, "graphql_operations_total", { operation: "other", outcome: "success" })).toBe(20);
+    } finally {
+      await fresh.close();
+    }
   });
 });
 
