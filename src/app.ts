@@ -19,7 +19,7 @@ import { registerOperations } from "./http/operations";
 import { registerRequestIdHeader, requestIdFor } from "./http/request-id";
 import { OneLineRequestLog } from "./request-log";
 import { docsPlugin } from "./rest/docs";
-import { registerDraining, serverOptions } from "./server-options";
+import { registerDraining, serverOptions } from "./http/server-options";
 import { restPlugin } from "./rest/rest.plugin";
 import type { Logger } from "./logger";
 import { createServices } from "./services";

@@ -1,6 +1,6 @@
 // Liveness and readiness: /healthz answers while the process runs, /readyz only while the database answers.
 // /readyz answers within 1 s whatever the database does: a ping that takes longer counts as no answer. While the
-// service drains for shutdown every route, /readyz included, answers 503 (src/server-options.ts).
+// service drains for shutdown every route, /readyz included, answers 503 (src/http/server-options.ts).
 import type { FastifyInstance } from "fastify";
 import type { Database } from "./db/database";
 import { envelopeReply } from "./rest/error-status";

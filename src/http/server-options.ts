@@ -6,9 +6,9 @@
 import http from "node:http";
 import type { Socket } from "node:net";
 import type { FastifyError, FastifyHttpOptions, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { graphqlErrorBody, isGraphqlUrl } from "./http/error-handler";
-import { envelopeReply } from "./rest/error-status";
-import { ErrorCode } from "./shared/errors";
+import { graphqlErrorBody, isGraphqlUrl } from "./error-handler";
+import { envelopeReply } from "../rest/error-status";
+import { ErrorCode } from "../shared/errors";
 
 /** The time limits of the HTTP server, in milliseconds (README "Time limits and failure"). */
 const HTTP_TIMEOUTS = {
