@@ -2,7 +2,7 @@
 // Shared by the service (src/index.ts) and the scripts, so `npm run seed` writes where `npm start` reads.
 import type { Config } from "../config";
 import { openDatabase, type Database } from "./database";
-import type { EmbeddedDatabase, Progress } from "./embedded";
+import type { EmbeddedDatabase, Progress } from "./embedded-server";
 
 /**
  * The driver's connection pool size on the embedded FerretDB, chosen by measurement (README, "The database"): SQLite

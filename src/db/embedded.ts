@@ -6,19 +6,10 @@ import fs from "node:fs";
 import path from "node:path";
 import { DryMongoBinary, MongoMemoryServer } from "mongodb-memory-server-core";
 import { loadToolConfig } from "../config";
+import type { EmbeddedDatabase, Progress } from "./embedded-server";
 import { findOnPath, hasGo, startFerretDb } from "./ferretdb";
 
-export type Progress = (message: string) => void;
-
-export interface EmbeddedDatabase {
-  uri: string;
-  kind: "mongod" | "ferretdb";
-  /** One phrase for the start-up line, e.g. "embedded FerretDB 1.24 (SQLite in /x/.data/ferretdb)". */
-  description: string;
-  /** The server process's id (tests pause it with SIGSTOP to play a stalled database). */
-  pid: number | undefined;
-  stop(): Promise<void>;
-}
+export type { EmbeddedDatabase, Progress } from "./embedded-server";
 
 /** A mongod that needs no download: MONGOMS_SYSTEM_BINARY, mongod on PATH, or mongodb-memory-server's cache. */
 async function findLocalMongod(): Promise<string | undefined> {

@@ -6,7 +6,7 @@ import fs from "node:fs";
 import path from "node:path";
 import readline from "node:readline";
 import { loadToolConfig, REPO_ROOT } from "../config";
-import type { EmbeddedDatabase, Progress } from "./embedded";
+import type { EmbeddedDatabase, Progress } from "./embedded-server";
 
 const SOURCE_DIR = path.join(REPO_ROOT, "tools", "ferretdb");
 const SOURCE_FILES = ["go.mod", "go.sum", "main.go"];

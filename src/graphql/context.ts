@@ -2,8 +2,8 @@
 import type { Caller } from "../auth/caller";
 import type { RequestLogger } from "../logger";
 import type { Services } from "../services";
-import { createProjectLoaders, type ProjectLoaders } from "../components/projects/graphql";
-import { createTeacherLoaders, type TeacherLoaders } from "../components/teachers/graphql";
+import { createProjectLoaders, type ProjectLoaders } from "../components/projects";
+import { createTeacherLoaders, type TeacherLoaders } from "../components/teachers";
 
 export type Loaders = ProjectLoaders & TeacherLoaders;
 

@@ -4,7 +4,7 @@ import path from "node:path";
 import "reflect-metadata";
 import { printSchema, type GraphQLSchema } from "graphql";
 import { buildSchemaSync } from "type-graphql";
-import { ProjectResolver } from "../components/projects/graphql";
+import { ProjectResolver, TeacherProjectsResolver } from "../components/projects/graphql";
 import { StudentResolver } from "../components/students/graphql";
 import { TeacherResolver } from "../components/teachers/graphql";
 import { REPO_ROOT } from "../config";
@@ -13,7 +13,7 @@ import { wrapMutationsInEnvelope } from "./mutation-payloads";
 
 export const SCHEMA_FILE = path.join(REPO_ROOT, "schema", "schema.graphql");
 
-export const RESOLVERS = [ProjectResolver, TeacherResolver, StudentResolver] as const;
+export const RESOLVERS = [ProjectResolver, TeacherResolver, TeacherProjectsResolver, StudentResolver] as const;
 
 let schema: GraphQLSchema | undefined;
 

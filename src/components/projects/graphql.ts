@@ -1,6 +1,5 @@
-// Projects' GraphQL part, for src/graphql and the teachers' resolver (loads type-graphql: reflect-metadata first).
-// The type comes before the resolver: the teachers' resolver, loaded from the projects' resolver, needs Project
-// defined by then.
+// Projects' GraphQL part, for src/graphql (loads type-graphql: reflect-metadata first): the Project type and the
+// resolvers, Teacher.projects among them (projects depend on teachers, never the reverse).
 export { Project } from "./project.type";
-export { createProjectLoaders, type ProjectLoaders } from "./project.loaders";
 export { ProjectResolver } from "./project.resolver";
+export { TeacherProjectsResolver } from "./teacher-projects.resolver";

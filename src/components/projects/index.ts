@@ -1,7 +1,8 @@
 // Projects: the domain other components and the transports may use (the service, its records and input schemas,
-// the status workflow). Light on purpose, no Mongoose and no GraphQL: src/config.ts loads it before tracing has
-// patched those modules. The GraphQL part is ./graphql.ts, the persistence part ./persistence.ts; nothing outside
-// this folder imports any other file of it (eslint.config.mjs enforces that).
+// the per-request loaders over the service, the status workflow). No Mongoose and no GraphQL: the GraphQL part is
+// ./graphql.ts, the persistence part ./persistence.ts; nothing outside this folder imports any other file of it
+// (eslint.config.mjs enforces that).
+export { createProjectLoaders, type ProjectLoaders } from "./project.loaders";
 export { ProjectService, type ProjectRecord } from "./project.service";
 export * from "./project.schemas";
 export { parseStatusWorkflow, type StatusWorkflow } from "./status-workflow";

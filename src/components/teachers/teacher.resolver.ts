@@ -1,14 +1,12 @@
 // GraphQL entry points of teachers: decode, call one service function, return. Mutation results are wrapped in
 // the TeacherPayload envelope by graphql/mutation-payloads.ts.
 import type { GraphQLResolveInfo } from "graphql";
-import { Arg, Args, Authorized, Ctx, FieldResolver, Info, Int, Mutation, Query, Resolver, Root } from "type-graphql";
+import { Arg, Args, Authorized, Ctx, Info, Int, Mutation, Query, Resolver } from "type-graphql";
 import { rolesFor } from "../../auth/access-policy";
 import type { Context } from "../../graphql/context";
 import { PageArgs } from "../../graphql/page.types";
 import { listCost } from "../../graphql/query-cost";
 import { selectsField } from "../../graphql/selection";
-import type { ProjectRecord } from "../projects";
-import { Project } from "../projects/graphql";
 import { CreateTeacherInput, UpdateTeacherArgs } from "./teacher.inputs";
 import type { TeacherRecord } from "./teacher.service";
 import { Teacher, TeacherPage, TeacherPayload } from "./teacher.type";
@@ -41,17 +39,5 @@ export class TeacherResolver {
     const teacher = await ctx.services.teachers.update(teacherId, input);
     ctx.loaders.teacherById.clear(teacher.teacher_id).prime(teacher.teacher_id, teacher);
     return teacher;
-  }
-
-  @FieldResolver(() => [Project], {
-    complexity: listCost,
-    description: "A page of this teacher's projects, ordered by project_id",
-  })
-  projects(
-    @Root() teacher: TeacherRecord,
-    @Args() { offset, limit }: PageArgs,
-    @Ctx() ctx: Context,
-  ): Promise<ProjectRecord[]> {
-    return ctx.loaders.projectsByTeacherId.load({ teacher_id: teacher.teacher_id, offset, limit });
   }
 }

@@ -1,0 +1,25 @@
+// Teacher.projects: a page of a teacher's projects. It extends the teachers' GraphQL type from here, the component
+// whose data it returns, so the dependency runs one way: projects know teachers, teachers know nothing of projects.
+import { Args, Ctx, FieldResolver, Resolver, Root } from "type-graphql";
+import type { Context } from "../../graphql/context";
+import { PageArgs } from "../../graphql/page.types";
+import { listCost } from "../../graphql/query-cost";
+import type { TeacherRecord } from "../teachers";
+import { Teacher } from "../teachers/graphql";
+import type { ProjectRecord } from "./project.service";
+import { Project } from "./project.type";
+
+@Resolver(() => Teacher)
+export class TeacherProjectsResolver {
+  @FieldResolver(() => [Project], {
+    complexity: listCost,
+    description: "A page of this teacher's projects, ordered by project_id",
+  })
+  projects(
+    @Root() teacher: TeacherRecord,
+    @Args() { offset, limit }: PageArgs,
+    @Ctx() ctx: Context,
+  ): Promise<ProjectRecord[]> {
+    return ctx.loaders.projectsByTeacherId.load({ teacher_id: teacher.teacher_id, offset, limit });
+  }
+}
