@@ -9,7 +9,7 @@ import os from "node:os";
 import path from "node:path";
 import { parse } from "graphql";
 import { openDatabase } from "../src/db/database";
-import { loadBenchConfig } from "../src/config";
+import { loadBenchConfig } from "./bench-config";
 import { startEmbeddedDatabase, type EmbeddedDatabase } from "../src/db/embedded";
 import { MAX_QUERY_COST, queryCost } from "../src/graphql/query-cost";
 import { getSchema } from "../src/graphql/schema";

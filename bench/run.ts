@@ -13,7 +13,7 @@ import pino from "pino";
 import { createApp } from "../src/app";
 import { EMBEDDED_FERRETDB_POOL_SIZE } from "../src/db/configured-database";
 import { openDatabase, type Database } from "../src/db/database";
-import { loadBenchConfig } from "../src/config";
+import { loadBenchConfig } from "./bench-config";
 import { startEmbeddedDatabase, type EmbeddedDatabase } from "../src/db/embedded";
 
 const BENCH = loadBenchConfig();

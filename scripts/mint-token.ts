@@ -3,6 +3,7 @@
 import { parseArgs } from "node:util";
 import { mintDevToken } from "../src/auth/dev-token";
 import { parseRole } from "../src/auth/roles";
+import { parseStatusWorkflow } from "../src/components/projects";
 import { loadConfigOrExit } from "../src/config";
 
 async function main(): Promise<void> {
@@ -14,7 +15,7 @@ async function main(): Promise<void> {
     },
   });
   // The service's own configuration (validated the same way): the token is for that service.
-  const { auth } = loadConfigOrExit();
+  const { auth } = loadConfigOrExit({ statusWorkflow: parseStatusWorkflow });
   if (auth.mode !== "jwt" || !auth.secret) {
     process.stderr.write("Set AUTH_JWT_SECRET (at least 32 bytes) to the secret the service uses\n");
     process.exit(1);

@@ -3,13 +3,14 @@
 // Safe to run again: what exists is left alone. Run it while `npm start` is stopped when using the embedded
 // database (both would open the same data directory), or point MONGODB_URI at the running server.
 import "reflect-metadata";
+import { parseStatusWorkflow } from "../src/components/projects";
 import { loadConfigOrExit } from "../src/config";
 import { openConfiguredDatabase, type ConfiguredDatabase } from "../src/db/configured-database";
 import { formatSummary, seedDatabase } from "../src/seed/seed";
 import { createServices } from "../src/services";
 
 async function main(): Promise<void> {
-  const config = loadConfigOrExit();
+  const config = loadConfigOrExit({ statusWorkflow: parseStatusWorkflow });
   const say = (message: string) => process.stdout.write(`${message}\n`);
 
   let database: ConfiguredDatabase | undefined;

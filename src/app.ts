@@ -4,6 +4,7 @@ import fastifyApollo from "@as-integrations/fastify";
 import fastifyCors from "@fastify/cors";
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
 import { createAuthenticator } from "./auth/authenticator";
+import type { StatusWorkflow } from "./components/projects";
 import type { Config } from "./config";
 import type { Database } from "./db/database";
 import { createApolloServer } from "./graphql/apollo";
@@ -28,7 +29,7 @@ export const BODY_LIMIT_BYTES = 1024 * 1024;
 
 export interface AppOptions {
   // Later options are optional so callers that predate them keep compiling (defaults as in Config).
-  config: Pick<Config, "auth" | "statusWorkflow" | "production"> &
+  config: Pick<Config<StatusWorkflow>, "auth" | "statusWorkflow" | "production"> &
     Partial<Pick<Config, "corsOrigins" | "explorer" | "rateLimitPerMinute" | "metricsToken">>;
   logger: Logger;
   db: Database;

@@ -1,27 +1,14 @@
-// Configuration: every environment variable the service, its scripts and the bench read, validated here and only
-// here (loadConfig for the service; loadToolConfig and loadBenchConfig for what runs without it). A bad value throws
-// a ConfigError whose message is one line naming the variable and what it accepts.
+// The service's configuration: every environment variable the service reads, validated here and only here. A bad
+// value throws a ConfigError whose message is one line naming the variable and what it accepts. What runs without
+// the service has its own: the tools' (embedded database: src/db/tool-config.ts) and the bench's
+// (bench/bench-config.ts). This module imports no component: the files a variable names are read here and parsed by
+// the component that owns their format, which the service's start passes in (ConfigFileFormats).
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { z } from "zod";
-import { parseStatusWorkflow, type StatusWorkflow } from "./components/projects";
-
-/** The package's root folder (schema/, tools/, .data/): the nearest folder above this module whose package.json is
- * project-service's, whether this runs from src/ (jest) or dist/src/ (npm start). */
-export const REPO_ROOT = findPackageRoot(__dirname);
-
-function findPackageRoot(start: string): string {
-  for (let dir = start; ; dir = path.dirname(dir)) {
-    try {
-      const { name } = JSON.parse(fs.readFileSync(path.join(dir, "package.json"), "utf8")) as { name?: string };
-      if (name === "project-service") return dir;
-    } catch {
-      // no package.json here (or not JSON): look further up
-    }
-    if (path.dirname(dir) === dir) throw new Error(`project-service's package.json not found above ${start}`);
-  }
-}
+import { DATABASE_VARIABLES, type EmbeddedDbMode } from "./db/tool-config";
+import { ConfigError, isHttpUrl, oneOf, optionalString, parseEnv, shownAs, wholeNumber } from "./shared/environment";
+import { REPO_ROOT } from "./shared/package-root";
 
 export type AuthConfig =
   | { mode: "header" }
@@ -33,15 +20,22 @@ export type AuthConfig =
       audience?: string;
     };
 
-export interface Config {
+/** Parsers of the files variables name, each the format of the component that reads it. */
+export interface ConfigFileFormats<Workflow> {
+  /** PROJECT_STATUS_WORKFLOW (the projects component's parseStatusWorkflow); throws Error with a one-line reason. */
+  statusWorkflow(text: string): Workflow;
+}
+
+/** The service's configuration; `Workflow` is what ConfigFileFormats.statusWorkflow makes of the workflow file. */
+export interface Config<Workflow = unknown> {
   port: number;
   host: string;
   mongodbUri?: string;
   dataDir: string;
-  embeddedDb: "auto" | "mongod" | "ferretdb";
+  embeddedDb: EmbeddedDbMode;
   production: boolean;
   auth: AuthConfig;
-  statusWorkflow?: StatusWorkflow;
+  statusWorkflow?: Workflow;
   statusWorkflowPath?: string;
   logLevel: "fatal" | "error" | "warn" | "info" | "debug" | "trace" | "silent";
   /** The longest any database operation may take (DB_TIMEOUT_MS). */
@@ -60,73 +54,42 @@ export interface Config {
   otelServiceName: string;
 }
 
-export class ConfigError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = "ConfigError";
+/** scheme://host[:port] with nothing after it, as browsers send in Origin. */
+function isOrigin(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return (url.protocol === "http:" || url.protocol === "https:") && url.origin === value;
+  } catch {
+    return false;
   }
 }
 
-const optionalString = z
-  .string()
-  .optional()
-  .transform((v) => (v === undefined || v.trim() === "" ? undefined : v.trim()));
+const TRACING_VARIABLES = {
+  OTEL_EXPORTER_OTLP_ENDPOINT: optionalString.refine((v) => v === undefined || isHttpUrl(v), {
+    message: "accepts an absolute http(s) URL of an OTLP/HTTP collector",
+  }),
+  OTEL_SERVICE_NAME: optionalString,
+};
 
-/** A whole number within [min, max] from an environment string; `fallback` when unset or empty. */
-const wholeNumber = (fallback: number, min: number, max: number) =>
-  z
-    .string()
-    .optional()
-    .transform((v, ctx) => {
-      if (v === undefined || v.trim() === "") return fallback;
-      if (!/^\d+$/.test(v.trim()) || Number(v) < min || Number(v) > max) {
-        ctx.addIssue({ code: "custom", message: `accepts a whole number from ${min} to ${max}` });
-        return z.NEVER;
-      }
-      return Number(v);
-    });
-
-const envSchema = z.object({
-  PORT: z
-    .string()
-    .optional()
-    .transform((v, ctx) => {
-      if (v === undefined || v === "") return 4000;
-      if (!/^\d+$/.test(v) || Number(v) > 65535) {
-        ctx.addIssue({ code: "custom", message: "accepts a whole number from 0 to 65535" });
-        return z.NEVER;
-      }
-      return Number(v);
-    }),
+const SERVICE_VARIABLES = z.object({
+  PORT: wholeNumber(4000, 0, 65535),
   HOST: optionalString,
-  MONGODB_URI: optionalString.refine((v) => v === undefined || /^mongodb(\+srv)?:\/\/\S+$/.test(v), {
-    message: "accepts a connection string starting with mongodb:// or mongodb+srv://",
-  }),
+  ...DATABASE_VARIABLES,
   DATA_DIR: optionalString,
-  EMBEDDED_DB: z
-    .string()
-    .optional()
-    .transform((v) => (v === undefined || v === "" ? "auto" : v.toLowerCase()))
-    .pipe(z.enum(["auto", "mongod", "ferretdb"], { message: "accepts auto, mongod or ferretdb" })),
   NODE_ENV: optionalString,
-  AUTH_JWT_SECRET: optionalString.refine((v) => v === undefined || Buffer.byteLength(v) >= 32, {
-    message: "accepts an HS256 secret of at least 32 bytes",
-  }),
+  AUTH_JWT_SECRET: shownAs(
+    optionalString.refine((v) => v === undefined || Buffer.byteLength(v) >= 32, {
+      message: "accepts an HS256 secret of at least 32 bytes",
+    }),
+    "hidden",
+  ),
   AUTH_JWKS_URL: optionalString.refine((v) => v === undefined || isHttpUrl(v), {
     message: "accepts an absolute http(s) URL of a JWKS document",
   }),
   AUTH_JWT_ISSUER: optionalString,
   AUTH_JWT_AUDIENCE: optionalString,
   PROJECT_STATUS_WORKFLOW: optionalString,
-  LOG_LEVEL: z
-    .string()
-    .optional()
-    .transform((v) => (v === undefined || v === "" ? "info" : v.toLowerCase()))
-    .pipe(
-      z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"], {
-        message: "accepts fatal, error, warn, info, debug, trace or silent",
-      }),
-    ),
+  LOG_LEVEL: oneOf(["fatal", "error", "warn", "info", "debug", "trace", "silent"], "info"),
   DB_TIMEOUT_MS: wholeNumber(5000, 100, 600_000),
   CORS_ORIGINS: optionalString.transform((v, ctx) => {
     if (v === undefined) return undefined;
@@ -146,57 +109,22 @@ const envSchema = z.object({
     return origins;
   }),
   RATE_LIMIT_PER_MINUTE: wholeNumber(600, 0, 1_000_000),
-  EXPLORER: z
-    .string()
-    .optional()
-    .transform((v) => (v === undefined || v.trim() === "" ? "graphiql" : v.trim().toLowerCase()))
-    .pipe(z.enum(["graphiql", "sandbox"], { message: "accepts graphiql or sandbox" })),
-  OTEL_EXPORTER_OTLP_ENDPOINT: optionalString.refine((v) => v === undefined || isHttpUrl(v), {
-    message: "accepts an absolute http(s) URL of an OTLP/HTTP collector",
-  }),
-  METRICS_TOKEN: optionalString.refine((v) => v === undefined || /^[\x21-\x7e]{16,256}$/.test(v), {
-    message: "accepts a bearer token of 16 to 256 printable characters without spaces",
-  }),
-  OTEL_SERVICE_NAME: optionalString,
+  EXPLORER: oneOf(["graphiql", "sandbox"], "graphiql"),
+  METRICS_TOKEN: shownAs(
+    optionalString.refine((v) => v === undefined || /^[\x21-\x7e]{16,256}$/.test(v), {
+      message: "accepts a bearer token of 16 to 256 printable characters without spaces",
+    }),
+    "hidden",
+  ),
+  ...TRACING_VARIABLES,
 });
 
-/** Variables whose value a configuration error must not print. */
-const SECRET_VARIABLES = new Set(["AUTH_JWT_SECRET", "METRICS_TOKEN"]);
-
-/** The value of a variable as a configuration error may show it: secrets hidden, a URI's password masked. */
-function printableValue(name: string, value: string): string {
-  if (SECRET_VARIABLES.has(name)) return `${value.length} characters, value hidden`;
-  if (name === "MONGODB_URI") return JSON.stringify(maskUriPassword(value));
-  return JSON.stringify(value);
-}
-
-/** scheme://user:password@host… → scheme://user:***@host…; greedy to the last "@" so a raw "@" in it leaks nothing. */
-function maskUriPassword(uri: string): string {
-  return uri.replace(/^([^:/?#]+:\/\/[^:@/]*):(.*)@/, "$1:***@");
-}
-
-/** scheme://host[:port] with nothing after it, as browsers send in Origin. */
-function isOrigin(value: string): boolean {
-  try {
-    const url = new URL(value);
-    return (url.protocol === "http:" || url.protocol === "https:") && url.origin === value;
-  } catch {
-    return false;
-  }
-}
-
-function isHttpUrl(value: string): boolean {
-  try {
-    const url = new URL(value);
-    return url.protocol === "http:" || url.protocol === "https:";
-  } catch {
-    return false;
-  }
-}
-
-/** Reads and validates the configuration; throws ConfigError with one line on the first bad variable. */
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const e = parseEnv(envSchema, env);
+/**
+ * Reads and validates the configuration; throws ConfigError with one line on the first bad variable, or on a file
+ * that cannot be read or that `formats` refuses.
+ */
+export function loadConfig<Workflow>(env: NodeJS.ProcessEnv, formats: ConfigFileFormats<Workflow>): Config<Workflow> {
+  const e = parseEnv(SERVICE_VARIABLES, env);
   const production = e.NODE_ENV === "production";
 
   let auth: AuthConfig;
@@ -216,25 +144,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     auth = { mode: "header" };
   }
 
-  let statusWorkflow: StatusWorkflow | undefined;
+  let statusWorkflow: Workflow | undefined;
   let statusWorkflowPath: string | undefined;
   if (e.PROJECT_STATUS_WORKFLOW) {
     statusWorkflowPath = path.resolve(e.PROJECT_STATUS_WORKFLOW);
-    let text: string;
-    try {
-      text = fs.readFileSync(statusWorkflowPath, "utf8");
-    } catch (err) {
-      throw new ConfigError(
-        `Invalid PROJECT_STATUS_WORKFLOW (${JSON.stringify(e.PROJECT_STATUS_WORKFLOW)}): cannot read the file (${(err as NodeJS.ErrnoException).code ?? "error"})`,
-      );
-    }
-    try {
-      statusWorkflow = parseStatusWorkflow(text);
-    } catch (err) {
-      throw new ConfigError(
-        `Invalid PROJECT_STATUS_WORKFLOW (${JSON.stringify(e.PROJECT_STATUS_WORKFLOW)}): ${(err as Error).message}`,
-      );
-    }
+    statusWorkflow = readConfigFile(
+      "PROJECT_STATUS_WORKFLOW",
+      e.PROJECT_STATUS_WORKFLOW,
+      statusWorkflowPath,
+      formats.statusWorkflow,
+    );
   }
 
   return {
@@ -258,98 +177,35 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   };
 }
 
-/** Parses env with a schema; throws ConfigError with one line on the first bad variable. */
-function parseEnv<S extends z.ZodType>(schema: S, env: NodeJS.ProcessEnv): z.output<S> {
-  const parsed = schema.safeParse(env);
-  if (parsed.success) return parsed.data;
-  const issue = parsed.error.issues[0];
-  const name = String(issue.path[0]);
-  const got = env[name];
-  throw new ConfigError(
-    `Invalid ${name}${got === undefined ? "" : ` (${printableValue(name, got)})`}: ${issue.message}`,
-  );
+/** The file a variable names, parsed; a file that cannot be read or parsed is a ConfigError naming the variable. */
+function readConfigFile<T>(variable: string, value: string, file: string, parse: (text: string) => T): T {
+  let text: string;
+  try {
+    text = fs.readFileSync(file, "utf8");
+  } catch (err) {
+    throw new ConfigError(
+      `Invalid ${variable} (${JSON.stringify(value)}): cannot read the file (${(err as NodeJS.ErrnoException).code ?? "error"})`,
+    );
+  }
+  try {
+    return parse(text);
+  } catch (err) {
+    throw new ConfigError(`Invalid ${variable} (${JSON.stringify(value)}): ${(err as Error).message}`);
+  }
 }
 
-// ---- Without the service: the embedded database (tests' global setup, the bench) and the bench's own knobs.
+/** Tracing's part of the configuration, read before anything else loads (src/tracing.ts). */
+export type TracingConfig = Pick<Config, "otelEndpoint" | "otelServiceName">;
 
-/** Where the embedded database comes from; read by src/db/embedded.ts and ferretdb.ts, tests' setup and the bench. */
-export interface ToolConfig {
-  /** MONGODB_URI: an external database instead of an embedded one. */
-  mongodbUri?: string;
-  embeddedDb: Config["embeddedDb"];
-  /** The cache of the built FerretDB program: PROJECT_SERVICE_CACHE, else $XDG_CACHE_HOME/project-service, else
-   * ~/.cache/project-service. */
-  cacheDir: string;
-  /** MONGOMS_SYSTEM_BINARY: a mongod to use instead of searching PATH and mongodb-memory-server's cache. */
-  mongodSystemBinary?: string;
-  /** MONGOMS_VERSION: the mongod version to look for in mongodb-memory-server's cache. */
-  mongodVersion?: string;
-}
-
-const toolEnvSchema = z.object({
-  MONGODB_URI: envSchema.shape.MONGODB_URI,
-  EMBEDDED_DB: envSchema.shape.EMBEDDED_DB,
-  PROJECT_SERVICE_CACHE: optionalString,
-  XDG_CACHE_HOME: optionalString,
-  MONGOMS_SYSTEM_BINARY: optionalString,
-  MONGOMS_VERSION: optionalString,
-});
-
-export function loadToolConfig(env: NodeJS.ProcessEnv = process.env): ToolConfig {
-  const e = parseEnv(toolEnvSchema, env);
-  return {
-    mongodbUri: e.MONGODB_URI,
-    embeddedDb: e.EMBEDDED_DB,
-    cacheDir: e.PROJECT_SERVICE_CACHE
-      ? path.resolve(e.PROJECT_SERVICE_CACHE)
-      : path.join(e.XDG_CACHE_HOME ?? path.join(os.homedir(), ".cache"), "project-service"),
-    mongodSystemBinary: e.MONGOMS_SYSTEM_BINARY,
-    mongodVersion: e.MONGOMS_VERSION,
-  };
-}
-
-/** npm run bench / bench:limits (bench/run.ts, bench/limits.ts). */
-export interface BenchConfig extends ToolConfig {
-  /** BENCH_CONCURRENCY: requests in flight at once (default 10). */
-  concurrency: number;
-  /** BENCH_REQUESTS: requests per measured operation (default 400). */
-  requests: number;
-  /** BENCH_PROJECTS: projects in the database while measuring (default: just those the bench creates). */
-  projects: number;
-  /** BENCH_POOL_SIZE: the connection pool instead of the service's choice. */
-  poolSize?: number;
-  /** BENCH_RUNS: runs per query in bench:limits (default 10). */
-  runs: number;
-  /** NODE_ENV, only printed with the results. */
-  nodeEnv?: string;
-}
-
-const benchEnvSchema = toolEnvSchema.extend({
-  BENCH_CONCURRENCY: wholeNumber(10, 1, 1000),
-  BENCH_REQUESTS: wholeNumber(400, 1, 1_000_000),
-  BENCH_PROJECTS: wholeNumber(0, 0, 10_000_000),
-  BENCH_POOL_SIZE: wholeNumber(0, 1, 1000),
-  BENCH_RUNS: wholeNumber(10, 1, 10_000),
-  NODE_ENV: optionalString,
-});
-
-export function loadBenchConfig(env: NodeJS.ProcessEnv = process.env): BenchConfig {
-  const e = parseEnv(benchEnvSchema, env);
-  return {
-    ...loadToolConfig(env),
-    concurrency: e.BENCH_CONCURRENCY,
-    requests: e.BENCH_REQUESTS,
-    projects: e.BENCH_PROJECTS,
-    poolSize: e.BENCH_POOL_SIZE === 0 ? undefined : e.BENCH_POOL_SIZE,
-    runs: e.BENCH_RUNS,
-    nodeEnv: e.NODE_ENV,
-  };
+export function loadTracingConfig(env: NodeJS.ProcessEnv): TracingConfig {
+  const e = parseEnv(z.object(TRACING_VARIABLES), env);
+  return { otelEndpoint: e.OTEL_EXPORTER_OTLP_ENDPOINT, otelServiceName: e.OTEL_SERVICE_NAME ?? "project-service" };
 }
 
 /** For entry points: the configuration, or one line on stderr and exit code 1. */
-export function loadConfigOrExit(): Config {
+export function loadConfigOrExit<Workflow>(formats: ConfigFileFormats<Workflow>): Config<Workflow> {
   try {
-    return loadConfig();
+    return loadConfig(process.env, formats);
   } catch (err) {
     if (err instanceof ConfigError) {
       process.stderr.write(`${err.message}\n`);

@@ -5,6 +5,7 @@
 import { tracerProvider } from "./tracing";
 import "reflect-metadata";
 import { createApp } from "./app";
+import { parseStatusWorkflow } from "./components/projects";
 import { loadConfigOrExit } from "./config";
 import { openConfiguredDatabase, type ConfiguredDatabase } from "./db/configured-database";
 import { createLogger } from "./logger";
@@ -13,7 +14,7 @@ import { createLogger } from "./logger";
 const SHUTDOWN_TIMEOUT_MS = 10_000;
 
 async function main(): Promise<void> {
-  const config = loadConfigOrExit();
+  const config = loadConfigOrExit({ statusWorkflow: parseStatusWorkflow });
   const logger = createLogger({ level: config.logLevel, production: config.production });
   if (config.auth.mode === "header") {
     logger.warn("Auth is in header mode: X-User-Role and X-User-Id are trusted as sent (development only)");

@@ -5,7 +5,8 @@
 // set up before http, fastify, graphql and mongodb load. Without the variable nothing here loads the SDK.
 import type { SpanExporter } from "@opentelemetry/sdk-trace-base";
 import type { NodeTracerProvider } from "@opentelemetry/sdk-trace-node";
-import { ConfigError, loadConfig, type Config } from "./config";
+import { loadTracingConfig, type TracingConfig } from "./config";
+import { ConfigError } from "./shared/environment";
 
 /** Probes and scrapes are not worth a trace each. */
 const UNTRACED_PATHS = new Set(["/healthz", "/readyz", "/metrics"]);
@@ -64,11 +65,11 @@ export function startTracing({
   return provider;
 }
 
-/** The service's tracing: on when the configuration names an OTLP endpoint (an invalid configuration is reported by src/index.ts). */
+/** The service's tracing: on when the configuration names an OTLP endpoint (an invalid one is reported by src/index.ts). */
 function startConfiguredTracing(): NodeTracerProvider | undefined {
-  let config: Config;
+  let config: TracingConfig;
   try {
-    config = loadConfig();
+    config = loadTracingConfig(process.env);
   } catch (err) {
     if (err instanceof ConfigError) return undefined;
     throw err;

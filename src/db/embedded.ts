@@ -5,9 +5,9 @@
 import fs from "node:fs";
 import path from "node:path";
 import { DryMongoBinary, MongoMemoryServer } from "mongodb-memory-server-core";
-import { loadToolConfig } from "../config";
 import type { EmbeddedDatabase, Progress } from "./embedded-server";
 import { findOnPath, hasGo, startFerretDb } from "./ferretdb";
+import { loadToolConfig, type EmbeddedDbMode } from "./tool-config";
 
 export type { EmbeddedDatabase, Progress } from "./embedded-server";
 
@@ -25,7 +25,7 @@ async function findLocalMongod(): Promise<string | undefined> {
 }
 
 async function chooseEmbeddedKind(
-  mode: "auto" | "mongod" | "ferretdb",
+  mode: EmbeddedDbMode,
 ): Promise<{ kind: "mongod" | "ferretdb"; reason: string; mongodBinary?: string }> {
   if (mode === "ferretdb") return { kind: "ferretdb", reason: "EMBEDDED_DB=ferretdb" };
   const local = await findLocalMongod();
@@ -36,7 +36,7 @@ async function chooseEmbeddedKind(
 }
 
 export async function startEmbeddedDatabase(options: {
-  mode: "auto" | "mongod" | "ferretdb";
+  mode: EmbeddedDbMode;
   dataDir: string;
   progress: Progress;
 }): Promise<EmbeddedDatabase> {

@@ -5,7 +5,8 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import readline from "node:readline";
-import { loadToolConfig, REPO_ROOT } from "../config";
+import { REPO_ROOT } from "../shared/package-root";
+import { loadToolConfig } from "./tool-config";
 import type { EmbeddedDatabase, Progress } from "./embedded-server";
 
 const SOURCE_DIR = path.join(REPO_ROOT, "tools", "ferretdb");
@@ -14,7 +15,7 @@ const BINARY_NAME = process.platform === "win32" ? "ferretdb-embedded.exe" : "fe
 const START_TIMEOUT_MS = 30_000;
 const STOP_TIMEOUT_MS = 8_000;
 
-/** The cache folder shared by every clone on this machine (PROJECT_SERVICE_CACHE overrides it; see config.ts). */
+/** The cache folder shared by every clone on this machine (PROJECT_SERVICE_CACHE overrides it; see tool-config.ts). */
 function cacheRoot(): string {
   return loadToolConfig().cacheDir;
 }

@@ -7,7 +7,7 @@ import { buildSchemaSync } from "type-graphql";
 import { ProjectResolver, TeacherProjectsResolver } from "../components/projects/graphql";
 import { StudentResolver } from "../components/students/graphql";
 import { TeacherResolver } from "../components/teachers/graphql";
-import { REPO_ROOT } from "../config";
+import { REPO_ROOT } from "../shared/package-root";
 import { assertRootFieldRules, authChecker, type ResolverClass } from "./auth-checker";
 import { wrapMutationsInEnvelope } from "./mutation-payloads";
 

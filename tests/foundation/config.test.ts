@@ -4,9 +4,17 @@ import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { ConfigError, loadBenchConfig, loadConfig, loadToolConfig, REPO_ROOT } from "../../src/config";
+import { loadBenchConfig } from "../../bench/bench-config";
+import { parseStatusWorkflow } from "../../src/components/projects";
+import { loadConfig as loadConfigWith } from "../../src/config";
+import { loadToolConfig } from "../../src/db/tool-config";
+import { ConfigError } from "../../src/shared/environment";
+import { REPO_ROOT } from "../../src/shared/package-root";
 
 const REPO = path.resolve(__dirname, "../..");
+
+/** The service's configuration as its start reads it (the projects component parses the workflow file). */
+const loadConfig = (env: NodeJS.ProcessEnv) => loadConfigWith(env, { statusWorkflow: parseStatusWorkflow });
 
 function configError(env: NodeJS.ProcessEnv): string {
   try {

@@ -11,7 +11,7 @@ import type { FastifyInstance } from "fastify";
 import pino from "pino";
 import { createApp } from "../../src/app";
 import { openDatabase, type Database } from "../../src/db/database";
-import { loadToolConfig } from "../../src/config";
+import { loadToolConfig } from "../../src/db/tool-config";
 import { startEmbeddedDatabase, type EmbeddedDatabase } from "../../src/db/embedded";
 import type { RestBody, TeacherDocumentBody } from "../helpers/app";
 import { ADMIN } from "../helpers/fixtures";

@@ -2,7 +2,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { loadToolConfig } from "../../src/config";
+import { loadToolConfig } from "../../src/db/tool-config";
 import { startEmbeddedDatabase } from "../../src/db/embedded";
 
 export default async function globalSetup(): Promise<void> {
