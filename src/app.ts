@@ -3,6 +3,7 @@
 import fastifyApollo from "@as-integrations/fastify";
 import fastifyCors from "@fastify/cors";
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
+import { appErrorHandler, appNotFoundHandler } from "./answers/http-fallback";
 import { createAuthenticator } from "./auth/authenticator";
 import type { StatusWorkflow } from "./components/projects";
 import type { Config } from "./config";
@@ -10,7 +11,6 @@ import type { Database } from "./db/database";
 import { createApolloServer } from "./graphql/apollo";
 import { createLoaders, type Context } from "./graphql/context";
 import { explorerAssets } from "./graphql/explorer";
-import { rootErrorHandler } from "./http/error-handler";
 import { registerHealthRoutes } from "./health.routes";
 import { corsOptions } from "./http/cors";
 import { callerOf } from "./http/caller";
@@ -51,8 +51,9 @@ export async function createApp({ config, logger, db }: AppOptions): Promise<Fas
   registerRequestIdHeader(app);
   registerDraining(app);
 
-  // Every route outside the REST plugin (which sets its own); see src/http/error-handler.ts.
-  app.setErrorHandler(rootErrorHandler);
+  // Every failure no operation answers itself, in the shape its route's clients read (answers/http-fallback.ts).
+  app.setErrorHandler(appErrorHandler);
+  app.setNotFoundHandler(appNotFoundHandler);
   // First, so every answer (errors and rate-limit refusals too) carries the CORS headers a browser needs to read it.
   await app.register(fastifyCors, corsOptions(config));
 

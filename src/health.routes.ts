@@ -3,7 +3,8 @@
 // service drains for shutdown every route, /readyz included, answers 503 (src/http/server-options.ts).
 import type { FastifyInstance } from "fastify";
 import type { Database } from "./db/database";
-import { envelopeReply } from "./rest/error-status";
+import { errorBody } from "./answers/envelope";
+import { failure } from "./answers/failure";
 import { ErrorCode } from "./shared/errors";
 
 /** How long /readyz waits for the database's ping; the rest of the second is left for answering. */
@@ -13,12 +14,12 @@ export function registerHealthRoutes(app: FastifyInstance, db: Database): void {
   app.get("/healthz", async () => ({ status: "ok" }));
   app.get("/readyz", async (_request, reply) => {
     if (await db.ping(READY_PING_TIMEOUT_MS)) return { status: "ready" };
-    const { status, body } = envelopeReply(
+    const unavailable = failure(
       503,
       `not ready: the database did not answer a ping within ${READY_PING_TIMEOUT_MS} ms`,
       ErrorCode.INTERNAL_SERVER_ERROR,
     );
     // `status` stays for probes that read it; the rest is the error envelope every route answers.
-    return reply.code(status).send({ status: "unavailable", ...body });
+    return reply.code(unavailable.status).send({ status: "unavailable", ...errorBody(unavailable) });
   });
 }

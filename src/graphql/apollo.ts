@@ -6,16 +6,12 @@ import {
   ApolloServerPluginSchemaReportingDisabled,
   ApolloServerPluginUsageReportingDisabled,
 } from "@apollo/server/plugin/disabled";
-import { unwrapResolverError } from "@apollo/server/errors";
 import { ApolloArmor } from "@escape.tech/graphql-armor";
-import { GraphQLError, type GraphQLFormattedError } from "graphql";
+import { formatGraphqlError } from "../answers/graphql-error";
 import type { Logger } from "../logger";
-import { DomainError } from "../shared/errors";
 import type { Context } from "./context";
-import { reportError } from "./error-report";
 import { explorerLandingPage, type ExplorerConfig } from "./explorer";
 import { queryCostPlugin } from "./query-cost";
-import { withoutRuntimeText } from "../http/error-handler";
 import { getSchema } from "./schema";
 
 /** Tokens one GraphQL document may hold; the largest query in the README has about 100. */
@@ -63,23 +59,6 @@ export function createApolloServer(options: {
       // Our auth headers are not CORS-safelisted, so a browser must preflight them: they protect like Apollo's own.
       requestHeaders: ["x-apollo-operation-name", "apollo-require-preflight", "x-user-role", "authorization"],
     },
-    formatError: (formatted, error) => formatError(formatted, error, options.logger),
+    formatError: (formatted, error) => formatGraphqlError(formatted, error, options.logger),
   });
-}
-
-/**
- * Errors of queries (mutations answer with their payload): domain errors keep their code and message, internal
- * ones are logged and masked; errors of the document itself (syntax, validation) pass as Apollo formats them.
- */
-function formatError(formatted: GraphQLFormattedError, error: unknown, logger: Logger): GraphQLFormattedError {
-  const original = unwrapResolverError(error);
-  const fromResolver = error instanceof GraphQLError && error.path !== undefined;
-  if (!(original instanceof DomainError) && !fromResolver) return withoutRuntimeText(formatted);
-  const domain = reportError(original, logger, String(formatted.path?.[0] ?? "query"));
-  return {
-    message: domain.message,
-    locations: formatted.locations,
-    path: formatted.path,
-    extensions: { code: domain.code },
-  };
 }

@@ -1,25 +1,26 @@
-// Turns every mutation's outcome into its payload: { success, message, code, data }, never null.
+// Turns every mutation's outcome into its payload: { success, message, code, data, errors }, never null.
 //
 // type-graphql runs the auth check before any middleware and throws, so a middleware cannot catch it. Instead the
 // built schema's mutation resolvers are wrapped once here, around everything type-graphql does (auth, argument
 // handling, the resolver): resolvers return the changed resource, failures of any kind become the envelope.
 import { defaultFieldResolver, type GraphQLSchema } from "graphql";
+import { failed, succeeded } from "../answers/envelope";
+import { failureOf } from "../answers/failure";
 import type { Operation } from "../auth/access-policy";
-import { failed, succeeded, SUCCESS_MESSAGES } from "../shared/envelope";
 import type { Context } from "./context";
-import { reportError } from "./error-report";
 
+/** Wraps every mutation; each is an Operation of the role table (assertRootFieldRules checked it before). */
 export function wrapMutationsInEnvelope(schema: GraphQLSchema): void {
   const mutation = schema.getMutationType();
   if (!mutation) return;
   for (const field of Object.values(mutation.getFields())) {
     const resolve = field.resolve ?? defaultFieldResolver;
-    const message = SUCCESS_MESSAGES[field.name as Exclude<Operation, "read">] ?? "Done";
+    const operation = field.name as Operation;
     field.resolve = async (source, args, context: Context, info) => {
       try {
-        return succeeded(await resolve(source, args, context, info), message);
+        return succeeded(operation, await resolve(source, args, context, info));
       } catch (err) {
-        return failed(reportError(err, context.logger, field.name));
+        return failed(failureOf(err, context.logger, { operation }));
       }
     };
   }

@@ -6,8 +6,8 @@
 import { timingSafeEqual } from "node:crypto";
 import type { FastifyInstance } from "fastify";
 import { collectDefaultMetrics, Counter, Histogram, Registry } from "prom-client";
-import { toErrorReply } from "../rest/error-status";
-import { DomainError, ErrorCode } from "../shared/errors";
+import { failure } from "../answers/failure";
+import { sendFailure } from "../answers/http-fallback";
 
 const METRICS_PATH = "/metrics";
 
@@ -101,12 +101,8 @@ export function registerMetrics(
     if (expected) {
       const sent = Buffer.from(request.headers.authorization ?? "");
       if (sent.length !== expected.length || !timingSafeEqual(sent, expected)) {
-        const error = new DomainError(
-          ErrorCode.UNAUTHORIZED,
-          "GET /metrics requires Authorization: Bearer <METRICS_TOKEN>",
-        );
-        const { status, body } = toErrorReply(error, request.log);
-        return reply.code(status).send(body);
+        const refused = failure(401, "GET /metrics requires Authorization: Bearer <METRICS_TOKEN>");
+        return sendFailure(request, reply, refused);
       }
     }
     return reply.type(metrics.registry.contentType).send(await metrics.registry.metrics());

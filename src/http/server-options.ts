@@ -1,13 +1,13 @@
-// The HTTP server's own limits and the answers Fastify and Node give before a route runs: time limits for slow or
-// unfinished requests, and the error envelope for too long a path parameter, oversized headers, broken framing,
-// a timed-out request and requests refused while the service drains for shutdown. Without these, the framework
-// answers its own bodies ({error, message, statusCode}, "Client Error") and a body that never completes holds its
-// connection for minutes.
-import http from "node:http";
+// The HTTP server's own limits and the failures Fastify and Node find before a route runs: time limits for slow or
+// unfinished requests, and what to say about too long a path parameter, oversized headers, broken framing, a
+// timed-out request and requests refused while the service drains for shutdown (answered in the shape of
+// answers/http-fallback.ts). Without these, the framework answers its own bodies ({error, message, statusCode},
+// "Client Error") and a body that never completes holds its connection for minutes.
+import type http from "node:http";
 import type { Socket } from "node:net";
 import type { FastifyError, FastifyHttpOptions, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { graphqlErrorBody, isGraphqlUrl } from "./error-handler";
-import { envelopeReply } from "../rest/error-status";
+import { failure } from "../answers/failure";
+import { rawHttpAnswer, sendFailure } from "../answers/http-fallback";
 import { ErrorCode } from "../shared/errors";
 
 /** The time limits of the HTTP server, in milliseconds (README "Time limits and failure"). */
@@ -54,16 +54,12 @@ function frameworkErrors(err: FastifyError, request: FastifyRequest, reply: Fast
       : err.code === "FST_ERR_BAD_URL"
         ? "malformed URL: a percent-encoded sequence in the path is invalid"
         : "the request cannot be routed";
-  void reply.code(400);
-  void reply.send(
-    isGraphqlUrl(request.url) ? graphqlErrorBody(message, ErrorCode.BAD_REQUEST) : envelopeReply(400, message).body,
-  );
+  void sendFailure(request, reply, failure(400, message));
 }
 
 /**
  * Errors Node's HTTP parser raises before Fastify sees a request (oversized headers, broken framing, a request not
- * received in time). The path may be unknown here, so the body is the REST envelope whose `errors` entries also
- * carry GraphQL's `extensions.code`: both kinds of client read it.
+ * received in time). The path may be unknown here: the answer is written on the socket (answers/http-fallback.ts).
  */
 function clientErrorHandler(this: FastifyInstance, err: NodeJS.ErrnoException, socket: Socket): void {
   if (err.code === "ECONNRESET" || socket.destroyed) return;
@@ -84,15 +80,7 @@ function clientErrorHandler(this: FastifyInstance, err: NodeJS.ErrnoException, s
   // Nothing can be written once a response has started on this socket (Node's own rule).
   const pending = (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
   if (socket.writable && !pending?.headersSent) {
-    const reply = envelopeReply(status, message);
-    const body = JSON.stringify({
-      ...reply.body,
-      errors: [{ field: null, message, code: reply.body.code, extensions: { code: reply.body.code } }],
-    });
-    socket.end(
-      `HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
-        `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
-    );
+    socket.end(rawHttpAnswer(failure(status, message)));
     return;
   }
   socket.destroy(err);
@@ -118,11 +106,10 @@ export function registerDraining(app: FastifyInstance): void {
   });
   app.addHook("onRequest", async (request, reply) => {
     if (!draining) return;
-    void reply.header("connection", "close").code(503);
-    return reply.send(
-      isGraphqlUrl(request.url)
-        ? graphqlErrorBody(DRAINING_MESSAGE, ErrorCode.INTERNAL_SERVER_ERROR)
-        : envelopeReply(503, DRAINING_MESSAGE, ErrorCode.INTERNAL_SERVER_ERROR).body,
+    return sendFailure(
+      request,
+      reply.header("connection", "close"),
+      failure(503, DRAINING_MESSAGE, ErrorCode.INTERNAL_SERVER_ERROR),
     );
   });
 }

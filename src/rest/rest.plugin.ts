@@ -1,16 +1,16 @@
 // The original REST interface as a facade over the domain services: each route authenticates with the same
-// authenticator, applies the same role table, makes one service call and answers the envelope. Encapsulated, so its
-// strict validator, error handler and JSON-only body parsing do not change /graphql; its not-found handler is the
-// app's, so unknown routes also answer the envelope. GET /openapi.json serves the generated document.
+// authenticator, applies the same role table, makes one service call and answers the envelope (failures through the
+// app's error handler, answers/http-fallback.ts). Encapsulated, so its strict validator and JSON-only body parsing do
+// not change /graphql. GET /openapi.json serves the generated document.
 import type { FastifyPluginAsync, RouteOptions } from "fastify";
 import { ACCESS_POLICY, authorize } from "../auth/access-policy";
 import { actorOf } from "../auth/actor";
 import type { Authenticator } from "../auth/authenticator";
+import { successBody } from "../answers/envelope";
+import { HTTP_STATUS } from "../answers/failure";
 import { callerOf } from "../http/caller";
 import type { Services } from "../services";
-import { SUCCESS_MESSAGES } from "../shared/envelope";
 import { ErrorCode } from "../shared/errors";
-import { HTTP_STATUS, notFoundReply, toErrorReply } from "./error-status";
 import { buildOpenApiDocument, type OpenApiDocument } from "./openapi";
 import { projectRoutes } from "./projects.routes";
 import type { RestRoute } from "./route";
@@ -54,15 +54,6 @@ export const restPlugin: FastifyPluginAsync<RestPluginOptions> = async (app, { s
   // JSON only: Fastify would otherwise hand a text/plain body to the route as a string.
   app.removeContentTypeParser("text/plain");
 
-  app.setErrorHandler((err, request, reply) => {
-    const { status, body } = toErrorReply(err, request.log);
-    return reply.code(status).send(body);
-  });
-  app.setNotFoundHandler((request, reply) => {
-    const { status, body } = notFoundReply(request.method, request.url);
-    return reply.code(status).send(body);
-  });
-
   for (const route of REST_ROUTES) {
     app.route({
       method: route.method,
@@ -87,9 +78,7 @@ export const restPlugin: FastifyPluginAsync<RestPluginOptions> = async (app, { s
         // The caller authenticated once for this request (the app's onRequest hook) is the actor of the change.
         const actor = actorOf(await callerOf(request, authenticator));
         const data = await route.run(services, request.params as Record<string, string>, request.body, actor);
-        return reply
-          .code(route.successStatus)
-          .send({ success: true, message: SUCCESS_MESSAGES[route.operation], data });
+        return reply.code(route.successStatus).send(successBody(route.operation, data));
       },
     });
   }

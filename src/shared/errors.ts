@@ -1,5 +1,5 @@
-// Typed domain errors. Everything the domain throws on purpose is a DomainError carrying an ErrorCode;
-// anything else is normalised to INTERNAL_SERVER_ERROR by toDomainError, in the one place per transport.
+// Typed domain errors. Everything the domain throws on purpose is a DomainError carrying an ErrorCode; anything
+// else is an internal failure (answers/failure.ts normalises what is thrown, once for every transport).
 export enum ErrorCode {
   BAD_REQUEST = "BAD_REQUEST",
   UNAUTHORIZED = "UNAUTHORIZED",
@@ -50,9 +50,3 @@ export const unauthorized = (message: string) => failure(ErrorCode.UNAUTHORIZED,
 export const forbidden = (message: string) => failure(ErrorCode.FORBIDDEN, message, null);
 export const notFound = (message: string, field: string | null = null) => failure(ErrorCode.NOT_FOUND, message, field);
 export const conflict = (message: string, field: string | null = null) => failure(ErrorCode.CONFLICT, message, field);
-
-/** Normalises anything thrown into a DomainError; unknown errors become INTERNAL with no detail. */
-export function toDomainError(err: unknown): DomainError {
-  if (err instanceof DomainError) return err;
-  return new DomainError(ErrorCode.INTERNAL_SERVER_ERROR, INTERNAL_MESSAGE, { cause: err });
-}

@@ -79,6 +79,44 @@ describe("HTTP failures before GraphQL runs", () => {
     expect(res.body.errors![0].extensions!.code).toBe("BAD_REQUEST");
   });
 
+  it.each([
+    [
+      "malformed JSON",
+      "application/json",
+      '{"query": ',
+      400,
+      "malformed JSON body: the request body is not valid JSON",
+    ],
+    [
+      "an empty JSON body",
+      "application/json",
+      "",
+      400,
+      "request body is empty although content-type is application/json",
+    ],
+    ["a body over 1 MiB", "application/json", `"${"x".repeat(1024 * 1024)}"`, 413, "request body is too large"],
+    [
+      "a body that is not JSON",
+      "application/xml",
+      "<query/>",
+      415,
+      "Unsupported Media Type; send the body as application/json",
+    ],
+  ])(
+    "when /graphql and a REST route receive %s, then both say the same, each in its own shape",
+    async (_what, contentType, rawBody, status, message) => {
+      const headers = { "content-type": contentType, "x-user-role": "admin" };
+      const graphql = await t.http<GraphQLBody>("POST", "/graphql", { rawBody, headers });
+      const rest = await t.http("PUT", "/teachers/1", { rawBody, headers });
+
+      expect(graphql).toEqual({ status, body: { errors: [{ message, extensions: { code: "BAD_REQUEST" } }] } });
+      expect(rest).toEqual({
+        status,
+        body: { success: false, message, code: "BAD_REQUEST", errors: [{ field: null, message, code: "BAD_REQUEST" }] },
+      });
+    },
+  );
+
   it("when a GraphQL document has a syntax error, then it is an ordinary GraphQL error", async () => {
     const res = await t.http<GraphQLBody>("POST", "/graphql", {
       body: { query: "{ teachers { total }" },
