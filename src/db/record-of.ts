@@ -1,9 +1,27 @@
-// The record a repository hands out for a stored document, derived from the Mongoose document type so a field is
-// declared once (in the model): the document without its storage-only keys (_id, and a component's own such as
-// name_key), with the timestamps as ISO strings.
+// The record a repository hands out for a stored document, derived from the collection's one field declaration
+// (stored-fields.ts): the document without its storage-only keys (_id, and a component's own such as name_key), with
+// the timestamps as ISO strings and every declared default applied.
+import { withStoredDefaults, type DocOf, type StoredFields } from "./stored-fields";
+
 export type RecordOf<
   Doc extends { _id: unknown; created_at: Date; updated_at: Date },
   StorageOnly extends keyof Doc = never,
 > = {
   [K in Exclude<keyof Doc, "_id" | StorageOnly | "created_at" | "updated_at">]: Doc[K];
 } & { created_at: string; updated_at: string };
+
+/** The function that maps a stored document of these fields to its record. */
+export function recordMapper<Fields extends StoredFields, StorageOnly extends keyof Fields = never>(
+  fields: Fields,
+  storageOnly: readonly StorageOnly[] = [],
+): (doc: DocOf<Fields>) => RecordOf<DocOf<Fields>, StorageOnly> {
+  const names = Object.keys(fields).filter((name) => !(storageOnly as readonly string[]).includes(name));
+  return (stored) => {
+    const doc = withStoredDefaults(fields, stored) as Record<string, unknown>;
+    const record: Record<string, unknown> = {};
+    for (const name of names) record[name] = doc[name];
+    record.created_at = new Date(stored.created_at).toISOString();
+    record.updated_at = new Date(stored.updated_at).toISOString();
+    return record as RecordOf<DocOf<Fields>, StorageOnly>;
+  };
+}

@@ -1,57 +1,29 @@
 // Persistence of projects (Mongoose). Separate from the GraphQL type; the service maps documents to plain objects.
 import { Schema, type Connection, type Model } from "mongoose";
-import { idKey } from "../../db/id-key";
+import { storedSchema, type DocOf, type StoredFields } from "../../db/stored-fields";
 
-export interface ProjectDoc {
-  /** idKey(project_id), set by default (see db/id-key.ts). */
-  _id: string;
-  project_id: number;
-  project_name: string;
+/** Every field a project stores, declared once: ProjectDoc, the Mongoose schema and ProjectRecord follow from it. */
+export const PROJECT_FIELDS = {
+  project_id: { type: Number, required: true },
+  project_name: { type: String, required: true },
   /** Trimmed, case-folded project_name: unique per company_id (no collation on FerretDB). */
-  name_key: string;
-  project_desc: string;
-  company_id: number;
-  project_status: string;
-  project_url: string | null;
-  start_date: string;
-  end_date: string;
-  teacher_id: number | null;
+  name_key: { type: String, required: true },
+  project_desc: { type: String, required: true },
+  company_id: { type: Number, required: true },
+  project_status: { type: String, required: true },
+  project_url: { type: String, default: null },
+  start_date: { type: String, required: true },
+  end_date: { type: String, required: true },
+  teacher_id: { type: Number, default: null },
   /** 1 when created, +1 on every change; the project is "brought up" to its newest ProjectRevisionDoc. */
-  revision: number;
+  revision: { type: Number, default: 1 },
   /** The caller id that created it, if known. */
-  created_by: string | null;
-  created_at: Date;
-  updated_at: Date;
-}
+  created_by: { type: String, default: null },
+} as const satisfies StoredFields;
 
-const projectSchema = new Schema<ProjectDoc>(
-  {
-    _id: {
-      type: String,
-      default: function (this: ProjectDoc) {
-        return this.project_id == null ? undefined : idKey(this.project_id);
-      },
-    },
-    project_id: { type: Number, required: true },
-    project_name: { type: String, required: true },
-    name_key: { type: String, required: true },
-    project_desc: { type: String, required: true },
-    company_id: { type: Number, required: true },
-    project_status: { type: String, required: true },
-    project_url: { type: String, default: null },
-    start_date: { type: String, required: true },
-    end_date: { type: String, required: true },
-    teacher_id: { type: Number, default: null },
-    revision: { type: Number, default: 1 },
-    created_by: { type: String, default: null },
-  },
-  {
-    collection: "projects",
-    versionKey: false,
-    timestamps: { createdAt: "created_at", updatedAt: "updated_at" },
-    autoIndex: false,
-  },
-);
+export type ProjectDoc = DocOf<typeof PROJECT_FIELDS>;
+
+const projectSchema = storedSchema("projects", "project_id", PROJECT_FIELDS);
 
 projectSchema.index({ project_id: 1 }, { unique: true });
 projectSchema.index({ company_id: 1, name_key: 1 }, { unique: true });

@@ -1,39 +1,19 @@
 // Persistence of students (Mongoose).
-import { Schema, type Connection, type Model } from "mongoose";
-import { idKey } from "../../db/id-key";
+import type { Connection, Model } from "mongoose";
+import { storedSchema, type DocOf, type StoredFields } from "../../db/stored-fields";
 
-export interface StudentDoc {
-  /** idKey(student_id), set by default (see db/id-key.ts). */
-  _id: string;
-  student_id: number;
-  student_name: string;
+/** Every field a student stores, declared once: StudentDoc, the Mongoose schema and StudentRecord follow from it. */
+export const STUDENT_FIELDS = {
+  student_id: { type: Number, required: true },
+  student_name: { type: String, required: true },
   /** Lower-cased; unique. */
-  email: string;
-  class_code: string;
-  created_at: Date;
-  updated_at: Date;
-}
+  email: { type: String, required: true },
+  class_code: { type: String, required: true },
+} as const satisfies StoredFields;
 
-const studentSchema = new Schema<StudentDoc>(
-  {
-    _id: {
-      type: String,
-      default: function (this: StudentDoc) {
-        return this.student_id == null ? undefined : idKey(this.student_id);
-      },
-    },
-    student_id: { type: Number, required: true },
-    student_name: { type: String, required: true },
-    email: { type: String, required: true },
-    class_code: { type: String, required: true },
-  },
-  {
-    collection: "students",
-    versionKey: false,
-    timestamps: { createdAt: "created_at", updatedAt: "updated_at" },
-    autoIndex: false,
-  },
-);
+export type StudentDoc = DocOf<typeof STUDENT_FIELDS>;
+
+const studentSchema = storedSchema("students", "student_id", STUDENT_FIELDS);
 
 studentSchema.index({ student_id: 1 }, { unique: true });
 studentSchema.index({ email: 1 }, { unique: true });

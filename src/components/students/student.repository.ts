@@ -2,24 +2,15 @@
 // writes go by the string `_id` (db/id-key.ts), the one filter FerretDB answers from an index.
 import type { IdAllocator } from "../../db/id-allocator";
 import { idKey } from "../../db/id-key";
-import type { RecordOf } from "../../db/record-of";
-import type { StudentDoc, StudentModel } from "./student.model";
+import { recordMapper, type RecordOf } from "../../db/record-of";
+import { STUDENT_FIELDS, type StudentDoc, type StudentModel } from "./student.model";
 
-/** A student as the service hands it out (fields declared once, in StudentDoc). */
+/** A student as the service hands it out (fields declared once, in STUDENT_FIELDS of student.model.ts). */
 export type StudentRecord = RecordOf<StudentDoc>;
 
 export type StudentChanges = Partial<Pick<StudentDoc, "student_name" | "class_code">>;
 
-function toStudentRecord(doc: StudentDoc): StudentRecord {
-  return {
-    student_id: doc.student_id,
-    student_name: doc.student_name,
-    email: doc.email,
-    class_code: doc.class_code,
-    created_at: new Date(doc.created_at).toISOString(),
-    updated_at: new Date(doc.updated_at).toISOString(),
-  };
-}
+const toStudentRecord = recordMapper(STUDENT_FIELDS);
 
 export class StudentRepository {
   constructor(

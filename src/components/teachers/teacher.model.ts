@@ -1,34 +1,16 @@
 // Persistence of teachers (Mongoose).
-import { Schema, type Connection, type Model } from "mongoose";
-import { idKey } from "../../db/id-key";
+import type { Connection, Model } from "mongoose";
+import { storedSchema, type DocOf, type StoredFields } from "../../db/stored-fields";
 
-export interface TeacherDoc {
-  /** idKey(teacher_id), set by default (see db/id-key.ts). */
-  _id: string;
-  teacher_id: number;
-  teacher_name: string;
-  created_at: Date;
-  updated_at: Date;
-}
+/** Every field a teacher stores, declared once: TeacherDoc, the Mongoose schema and TeacherRecord follow from it. */
+export const TEACHER_FIELDS = {
+  teacher_id: { type: Number, required: true },
+  teacher_name: { type: String, required: true },
+} as const satisfies StoredFields;
 
-const teacherSchema = new Schema<TeacherDoc>(
-  {
-    _id: {
-      type: String,
-      default: function (this: TeacherDoc) {
-        return this.teacher_id == null ? undefined : idKey(this.teacher_id);
-      },
-    },
-    teacher_id: { type: Number, required: true },
-    teacher_name: { type: String, required: true },
-  },
-  {
-    collection: "teachers",
-    versionKey: false,
-    timestamps: { createdAt: "created_at", updatedAt: "updated_at" },
-    autoIndex: false,
-  },
-);
+export type TeacherDoc = DocOf<typeof TEACHER_FIELDS>;
+
+const teacherSchema = storedSchema("teachers", "teacher_id", TEACHER_FIELDS);
 
 teacherSchema.index({ teacher_id: 1 }, { unique: true });
 

@@ -2,20 +2,13 @@
 // writes go by the string `_id` (db/id-key.ts), the one filter FerretDB answers from an index.
 import type { IdAllocator } from "../../db/id-allocator";
 import { idKey } from "../../db/id-key";
-import type { RecordOf } from "../../db/record-of";
-import type { TeacherDoc, TeacherModel } from "./teacher.model";
+import { recordMapper, type RecordOf } from "../../db/record-of";
+import { TEACHER_FIELDS, type TeacherDoc, type TeacherModel } from "./teacher.model";
 
-/** A teacher as the service hands it out (fields declared once, in TeacherDoc). */
+/** A teacher as the service hands it out (fields declared once, in TEACHER_FIELDS of teacher.model.ts). */
 export type TeacherRecord = RecordOf<TeacherDoc>;
 
-function toTeacherRecord(doc: TeacherDoc): TeacherRecord {
-  return {
-    teacher_id: doc.teacher_id,
-    teacher_name: doc.teacher_name,
-    created_at: new Date(doc.created_at).toISOString(),
-    updated_at: new Date(doc.updated_at).toISOString(),
-  };
-}
+const toTeacherRecord = recordMapper(TEACHER_FIELDS);
 
 export class TeacherRepository {
   constructor(
