@@ -16,6 +16,7 @@ import type { IdAllocator } from "../../db/id-allocator";
 import { isDuplicateKeyError } from "../../db/id-allocator";
 import { idKey } from "../../db/id-key";
 import type { RecordOf } from "../../db/record-of";
+import { recordMapper } from "../../db/record-of";
 import type {
   ProjectChangeSet,
   ProjectDoc,
@@ -23,8 +24,9 @@ import type {
   ProjectRevisionDoc,
   ProjectRevisionModel,
 } from "./project.model";
+import { PROJECT_FIELDS } from "./project.model";
 
-/** A project as the service hands it out (fields declared once, in ProjectDoc). */
+/** A project as the service hands it out (fields declared once, in PROJECT_FIELDS of project.model.ts). */
 export type ProjectRecord = RecordOf<ProjectDoc, "name_key">;
 
 export interface FieldChangeRecord {
@@ -80,24 +82,7 @@ const CREATED_FIELDS = [
 
 const asText = (value: unknown): string | null => (value === null || value === undefined ? null : String(value));
 
-function toProjectRecord(doc: ProjectDoc): ProjectRecord {
-  return {
-    project_id: doc.project_id,
-    project_name: doc.project_name,
-    project_desc: doc.project_desc,
-    company_id: doc.company_id,
-    project_status: doc.project_status,
-    project_url: doc.project_url ?? null,
-    start_date: doc.start_date,
-    end_date: doc.end_date,
-    teacher_id: doc.teacher_id ?? null,
-    // Projects stored before revisions existed count as revision 1.
-    revision: doc.revision ?? 1,
-    created_by: doc.created_by ?? null,
-    created_at: new Date(doc.created_at).toISOString(),
-    updated_at: new Date(doc.updated_at).toISOString(),
-  };
-}
+const toProjectRecord = recordMapper(PROJECT_FIELDS, ["name_key"]);
 
 function toChangeRecord(doc: ProjectRevisionDoc): ProjectChangeRecord {
   return {
