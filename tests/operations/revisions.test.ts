@@ -211,6 +211,29 @@ describe("revisions and history", () => {
     expectFailure(res, "BAD_REQUEST", /expected_revision/);
   });
 
+  it("when a project was stored before revisions existed, then it reads as revision 1 and its next change is revision 2", async () => {
+    const project = await createProject(t, { project_status: "planned" });
+    // As such a project is stored: no revision field, no history entry.
+    await t.db.models.Project.updateOne({ project_id: project.project_id }, { $unset: { revision: 1 } });
+    await t.db.models.ProjectRevision.deleteOne({ _id: revisionKey(project.project_id, 1) });
+
+    const read = await t.gql(GetProjectDocument, { projectId: project.project_id }, TEACHER);
+    const moved = await t.gql(
+      UpdateProjectStatusDocument,
+      { projectId: project.project_id, input: { project_status: "active", expected_revision: 1 } },
+      TEACHER,
+    );
+
+    expect(read.data?.project).toMatchObject({ revision: 1, project_status: "planned" });
+    expect(expectSuccess(moved).data).toMatchObject({ revision: 2, project_status: "active" });
+    expect(await t.db.models.Project.findOne({ project_id: project.project_id }).lean()).toMatchObject({
+      revision: 2,
+      project_status: "active",
+    });
+    const h = await history(project.project_id);
+    expect(h.history.items.map((item) => item.revision)).toEqual([2]);
+  });
+
   describe("when a writer dies after committing its revision but before updating the project", () => {
     /** What the writer had done when it died: its revision document is stored, the project document is not updated. */
     async function commitWithoutUpdate(projectId: number, revision: number, set: object, changes: object[]) {

@@ -17,6 +17,7 @@ import { isDuplicateKeyError } from "../../db/id-allocator";
 import { idKey } from "../../db/id-key";
 import type { RecordOf } from "../../db/record-of";
 import { recordMapper } from "../../db/record-of";
+import { withStoredDefaults } from "../../db/stored-fields";
 import type {
   ProjectChangeSet,
   ProjectDoc,
@@ -172,9 +173,9 @@ export class ProjectRepository {
       const set = decide(toProjectRecord(current));
       if (Object.keys(set).length === 0) return { status: "unchanged", project: toProjectRecord(current) };
       const revision: ProjectRevisionDoc = {
-        _id: revisionKey(projectId, (current.revision ?? 1) + 1),
+        _id: revisionKey(projectId, current.revision + 1),
         project_id: projectId,
-        revision: (current.revision ?? 1) + 1,
+        revision: current.revision + 1,
         operation,
         actor_id: actor.id,
         actor_role: actor.role,
@@ -270,15 +271,15 @@ export class ProjectRepository {
    * between, or dead between, its claim and its update) and writes the result back.
    */
   private async rollForward(doc: ProjectDoc): Promise<ProjectDoc> {
-    let current = doc;
+    // A document stored before a field existed reads with the field's declared default (revision 1).
+    const stored = withStoredDefaults(PROJECT_FIELDS, doc);
+    let current = stored;
     for (;;) {
-      const next = await this.revisions
-        .findOne({ _id: revisionKey(doc.project_id, (current.revision ?? 1) + 1) })
-        .lean();
+      const next = await this.revisions.findOne({ _id: revisionKey(doc.project_id, current.revision + 1) }).lean();
       if (!next) break;
       current = applyRevision(current, next);
     }
-    if (current !== doc) await this.bringUp(current).catch(() => undefined); // best effort: the next reader retries
+    if (current !== stored) await this.bringUp(current).catch(() => undefined); // best effort: the next reader retries
     return current;
   }
 
