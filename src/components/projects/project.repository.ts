@@ -18,6 +18,7 @@ import { idKey } from "../../db/id-key";
 import type { RecordOf } from "../../db/record-of";
 import { recordMapper } from "../../db/record-of";
 import { withStoredDefaults } from "../../db/stored-fields";
+import type { FieldTypesFit, HasFields } from "../../shared/field-checks";
 import type {
   ProjectChangeSet,
   ProjectDoc,
@@ -26,6 +27,7 @@ import type {
   ProjectRevisionModel,
 } from "./project.model";
 import { PROJECT_FIELDS } from "./project.model";
+import { CreateProjectSchema, type ValidCreateProjectValues } from "./project.schemas";
 
 /** A project as the service hands it out (fields declared once, in PROJECT_FIELDS of project.model.ts). */
 export type ProjectRecord = RecordOf<ProjectDoc, "name_key">;
@@ -45,10 +47,26 @@ export interface ProjectChangeRecord {
   changes: FieldChangeRecord[];
 }
 
-/** The values of a new project, checked by the service; the repository adds the id, revision and who created it. */
-export type NewProjectValues = Omit<
+/** The values of a new project: those of the create shape, checked by the service, and the name key it derives. */
+export type NewProjectValues = ValidCreateProjectValues & Pick<ProjectDoc, "name_key">;
+
+/** The stored fields a new project gets from the repository rather than from its creator. */
+type SetByRepository = "_id" | "project_id" | "teacher_id" | "revision" | "created_by" | "created_at" | "updated_at";
+
+true satisfies HasFields<
   ProjectDoc,
-  "_id" | "project_id" | "teacher_id" | "revision" | "created_by" | "created_at" | "updated_at"
+  NewProjectValues,
+  "in CreateProjectSchema (project.schemas.ts) but not stored, so a new project would drop it: add it to PROJECT_FIELDS in project.model.ts"
+>;
+true satisfies FieldTypesFit<
+  ProjectDoc,
+  NewProjectValues,
+  "CreateProjectSchema (project.schemas.ts) gives it a value of another type than PROJECT_FIELDS (project.model.ts) stores"
+>;
+true satisfies HasFields<
+  NewProjectValues,
+  Omit<ProjectDoc, SetByRepository>,
+  "stored (PROJECT_FIELDS in project.model.ts) but not in CreateProjectSchema: add it to project.schemas.ts, or to SetByRepository in project.repository.ts if ProjectRepository.create sets it"
 >;
 
 export interface ProjectQuery {
@@ -70,16 +88,8 @@ export const revisionKey = (projectId: number, revision: number): string => `${i
 
 const MAX_CLAIM_ATTEMPTS = 25;
 
-/** Fields of a creation recorded in its history entry, in the contract's order. */
-const CREATED_FIELDS = [
-  "project_name",
-  "project_desc",
-  "company_id",
-  "project_status",
-  "project_url",
-  "start_date",
-  "end_date",
-] as const;
+/** Fields of a creation recorded in its history entry: those of the create shape, in its (the contract's) order. */
+const CREATED_FIELDS = Object.keys(CreateProjectSchema.shape) as (keyof ValidCreateProjectValues)[];
 
 const asText = (value: unknown): string | null => (value === null || value === undefined ? null : String(value));
 

@@ -78,6 +78,8 @@ export const AssignTeacherRequest = ProjectIdArg.extend(AssignTeacherSchema.shap
 export const UpdateProjectStatusRequest = ProjectIdArg.extend(UpdateProjectStatusSchema.shape);
 
 export type CreateProjectValues = z.input<typeof CreateProjectSchema>;
+/** What the create shape makes of CreateProjectValues: the values a new project is stored with. */
+export type ValidCreateProjectValues = z.output<typeof CreateProjectSchema>;
 export type AssignTeacherValues = z.input<typeof AssignTeacherSchema>;
 export type UpdateProjectStatusValues = z.input<typeof UpdateProjectStatusSchema>;
 export type ProjectFilter = z.input<typeof ProjectFilterSchema>;
