@@ -1,11 +1,6 @@
 // JSON schemas of the REST facade: request shapes and response shapes. The routes validate and serialise with them
-// and the OpenAPI document is generated from them; openapi.ts names the exported objects as components.
-//
-// Request bodies are generated from the components' zod shapes (the one definition of each input), keeping only
-// what Ajv should check before the service runs: JSON types, required and unknown fields. Value rules (lengths,
-// dates, URLs, text rules) stay with the zod checks in the services, which report every invalid field at once with
-// the same messages over GraphQL and REST; here they appear only as the descriptions the shapes carry.
-import { z } from "zod";
+// and the OpenAPI document is generated from them; openapi.ts names the exported objects as components. Request
+// bodies are generated from the components' zod shapes (shared/input-json-schema.ts).
 import {
   AssignTeacherSchema,
   CreateProjectSchema,
@@ -16,63 +11,10 @@ import { UpdateStudentSchema, type StudentRecord } from "../components/students"
 import { UpdateTeacherSchema, type TeacherRecord } from "../components/teachers";
 import { ErrorCode } from "../shared/errors";
 import type { SameFields } from "../shared/validation";
+import { inputJsonSchema, type InputJsonSchema } from "../shared/input-json-schema";
 
-/** A request body's JSON schema, carrying (for the compiler only) the TypeScript type of the body it accepts. */
-export type BodySchema<Body> = Readonly<Record<string, unknown>> & { readonly __body?: Body };
-
-/** Keywords of value rules: the services check these (with their own messages), Ajv does not. */
-const VALUE_KEYWORDS = [
-  "minimum",
-  "maximum",
-  "exclusiveMinimum",
-  "exclusiveMaximum",
-  "minLength",
-  "maxLength",
-  "pattern",
-  "format",
-];
-
-type JsonNode = Record<string, unknown>;
-
-/**
- * `anyOf: [{type: "string"}, {type: "null"}]` (how zod writes a nullable field) as `type: ["string", "null"]`, so Ajv
- * reports one type error ("must be a string or null") instead of one per alternative.
- */
-function collapseNullable(node: JsonNode): JsonNode {
-  const out: JsonNode = {};
-  for (const [key, value] of Object.entries(node)) {
-    if (key === "properties") {
-      out[key] = Object.fromEntries(
-        Object.entries(value as Record<string, JsonNode>).map(([k, v]) => [k, collapseNullable(v)]),
-      );
-    } else {
-      out[key] = value;
-    }
-  }
-  const anyOf = out.anyOf as JsonNode[] | undefined;
-  const simple = anyOf?.every(
-    (alt) => typeof alt.type === "string" && Object.keys(alt).every((k) => k === "type" || k === "description"),
-  );
-  if (anyOf && simple) {
-    const { anyOf: _alternatives, ...rest } = out;
-    const description = anyOf.map((alt) => alt.description).find((d) => d !== undefined);
-    return { ...(description === undefined ? {} : { description }), ...rest, type: anyOf.map((alt) => alt.type) };
-  }
-  return out;
-}
-
-/** The JSON schema of a zod input shape: types, required and unknown fields, descriptions. */
-function bodySchema<S extends z.ZodType>(schema: S): BodySchema<z.input<S>> {
-  const { $schema: _dialect, ...json } = z.toJSONSchema(schema, {
-    io: "input",
-    // Refinements and transforms are value rules; the shape around them is what is kept.
-    unrepresentable: "any",
-    override: ({ jsonSchema }) => {
-      for (const keyword of VALUE_KEYWORDS) delete (jsonSchema as Record<string, unknown>)[keyword];
-    },
-  });
-  return collapseNullable(json) as BodySchema<z.input<S>>;
-}
+/** A request body's JSON schema (the TypeScript type of the body it accepts rides along for restRoute). */
+export type BodySchema<Body> = InputJsonSchema<Body>;
 
 export const idParam = (param: string) =>
   ({
@@ -84,11 +26,11 @@ export const idParam = (param: string) =>
 
 // ---- request bodies
 
-export const CreateProjectInput = bodySchema(CreateProjectSchema);
-export const AssignTeacherInput = bodySchema(AssignTeacherSchema);
-export const UpdateProjectStatusInput = bodySchema(UpdateProjectStatusSchema);
-export const UpdateTeacherInput = bodySchema(UpdateTeacherSchema);
-export const UpdateStudentInput = bodySchema(UpdateStudentSchema);
+export const CreateProjectInput = inputJsonSchema(CreateProjectSchema);
+export const AssignTeacherInput = inputJsonSchema(AssignTeacherSchema);
+export const UpdateProjectStatusInput = inputJsonSchema(UpdateProjectStatusSchema);
+export const UpdateTeacherInput = inputJsonSchema(UpdateTeacherSchema);
+export const UpdateStudentInput = inputJsonSchema(UpdateStudentSchema);
 
 // ---- resources
 

@@ -4,30 +4,40 @@ type Exact<T extends { [key: string]: unknown }> = { [K in keyof T]: T[K] };
 export type Incremental<T> = T | { [P in keyof T]?: P extends ' $fragmentName' | '__typename' ? T[P] : never };
 import type { TypedDocumentNode as DocumentNode } from '@graphql-typed-document-node/core';
 export type AssignTeacherInput = {
-  /** When given and not the project's current revision: CONFLICT, nothing changes */
+  /** the project's revision the change was decided on; another revision is CONFLICT and nothing changes */
   expected_revision?: number | null | undefined;
+  /** a whole number of at least 1 */
   new_teacher_id: number;
 };
 
 export type CreateProjectInput = {
+  /** a whole number of at least 1 */
   company_id: number;
-  /** YYYY-MM-DD, not before start_date */
+  /** a real calendar date written YYYY-MM-DD, not before start_date */
   end_date: string;
+  /** trimmed, 1–5000 characters; may span lines (newline and tab allowed) */
   project_desc: string;
+  /** trimmed, 1–200 characters; unique per company_id, ignoring case */
   project_name: string;
+  /** trimmed, 1–64 characters; PROJECT_STATUS_WORKFLOW may restrict it */
   project_status: string;
+  /** an absolute http or https URL of at most 2048 characters */
   project_url?: string | null | undefined;
-  /** YYYY-MM-DD */
+  /** a real calendar date written YYYY-MM-DD */
   start_date: string;
 };
 
 export type CreateStudentInput = {
+  /** trimmed, 1–32 characters */
   class_code: string;
+  /** a valid e-mail address; stored lower-cased */
   email: string;
+  /** trimmed, 1–200 characters */
   student_name: string;
 };
 
 export type CreateTeacherInput = {
+  /** trimmed, 1–200 characters */
   teacher_name: string;
 };
 
@@ -43,28 +53,36 @@ export type ErrorCode =
 
 /** Every field given narrows the list */
 export type ProjectFilterInput = {
+  /** a whole number of at least 1 */
   company_id?: number | null | undefined;
+  /** trimmed, 1–64 characters; PROJECT_STATUS_WORKFLOW may restrict it */
   project_status?: string | null | undefined;
+  /** a whole number of at least 1 */
   teacher_id?: number | null | undefined;
 };
 
 export type StudentFilterInput = {
+  /** trimmed, 1–32 characters */
   class_code?: string | null | undefined;
 };
 
 export type UpdateProjectStatusInput = {
-  /** When given and not the project's current revision: CONFLICT, nothing changes */
+  /** the project's revision the change was decided on; another revision is CONFLICT and nothing changes */
   expected_revision?: number | null | undefined;
+  /** trimmed, 1–64 characters; PROJECT_STATUS_WORKFLOW may restrict it */
   project_status: string;
 };
 
-/** Fields left out (or null) stay as they are; with neither, nothing changes */
+/** Only these fields can change (not email); with neither field nothing changes */
 export type UpdateStudentInput = {
+  /** trimmed, 1–32 characters */
   class_code?: string | null | undefined;
+  /** trimmed, 1–200 characters */
   student_name?: string | null | undefined;
 };
 
 export type UpdateTeacherInput = {
+  /** trimmed, 1–200 characters */
   teacher_name: string;
 };
 

@@ -40,7 +40,10 @@ export class ProjectResolver {
 
   @Authorized(rolesFor("createProject"))
   @Mutation(() => ProjectPayload)
-  createProject(@Arg("input") input: CreateProjectInput, @Ctx() ctx: Context): Promise<ProjectRecord> {
+  createProject(
+    @Arg("input", () => CreateProjectInput) input: CreateProjectInput,
+    @Ctx() ctx: Context,
+  ): Promise<ProjectRecord> {
     return ctx.services.projects.create(input, actorOf(ctx.caller));
   }
 

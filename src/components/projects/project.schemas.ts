@@ -49,9 +49,9 @@ export const CreateProjectSchema = z
 
 /** Optimistic concurrency: when given, the change applies only to this revision of the project (else CONFLICT). */
 const expectedRevisionField = () =>
-  positiveIdField()
-    .nullish()
-    .meta({ description: "the project's revision the change was decided on; another revision is CONFLICT" });
+  positiveIdField().nullish().meta({
+    description: "the project's revision the change was decided on; another revision is CONFLICT and nothing changes",
+  });
 
 export const AssignTeacherSchema = z.strictObject({
   new_teacher_id: positiveIdField(),
@@ -63,12 +63,13 @@ export const UpdateProjectStatusSchema = z.strictObject({
   expected_revision: expectedRevisionField(),
 });
 
-/** Every field given narrows the list. */
-export const ProjectFilterSchema = z.strictObject({
-  company_id: positiveIdField().nullish(),
-  project_status: statusField().nullish(),
-  teacher_id: positiveIdField().nullish(),
-});
+export const ProjectFilterSchema = z
+  .strictObject({
+    company_id: positiveIdField().nullish(),
+    project_status: statusField().nullish(),
+    teacher_id: positiveIdField().nullish(),
+  })
+  .meta({ description: "Every field given narrows the list" });
 
 /** Path or GraphQL argument naming a project. */
 export const ProjectIdArg = z.strictObject({ projectId: positiveIdField() });

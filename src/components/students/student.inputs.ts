@@ -1,41 +1,26 @@
-// GraphQL inputs of the student operations. Shapes only: values are checked by StudentService against the zod
-// shapes of student.schemas.ts; `implements` and SameFields make the compiler keep these classes equal to them.
+// GraphQL inputs of the student operations, generated from the zod shapes of student.schemas.ts (graphql/
+// input-types.ts): shapes only, values are checked by StudentService. Each name is also the type of the values.
 import { GraphQLSafeInt } from "graphql-scalars";
-import { ArgsType, Field, InputType } from "type-graphql";
+import { ArgsType, Field } from "type-graphql";
+import { inputTypeOf } from "../../graphql/input-types";
 import { PageArgs } from "../../graphql/page.types";
-import type { SameFields } from "../../shared/validation";
-import type { CreateStudentValues, StudentFilter, UpdateStudentValues } from "./student.schemas";
+import {
+  CreateStudentSchema,
+  StudentFilterSchema,
+  UpdateStudentSchema,
+  type CreateStudentValues,
+  type StudentFilter,
+  type UpdateStudentValues,
+} from "./student.schemas";
 
-@InputType({ description: "Fields left out (or null) stay as they are; with neither, nothing changes" })
-export class UpdateStudentInput implements UpdateStudentValues {
-  @Field(() => String, { nullable: true })
-  student_name?: string | null;
+export const UpdateStudentInput = inputTypeOf("UpdateStudentInput", UpdateStudentSchema);
+export type UpdateStudentInput = UpdateStudentValues;
 
-  @Field(() => String, { nullable: true })
-  class_code?: string | null;
-}
+export const CreateStudentInput = inputTypeOf("CreateStudentInput", CreateStudentSchema);
+export type CreateStudentInput = CreateStudentValues;
 
-@InputType()
-export class CreateStudentInput implements CreateStudentValues {
-  @Field()
-  student_name!: string;
-
-  @Field()
-  email!: string;
-
-  @Field()
-  class_code!: string;
-}
-
-@InputType()
-export class StudentFilterInput implements StudentFilter {
-  @Field(() => String, { nullable: true })
-  class_code?: string | null;
-}
-
-true satisfies SameFields<UpdateStudentInput, UpdateStudentValues>;
-true satisfies SameFields<CreateStudentInput, CreateStudentValues>;
-true satisfies SameFields<StudentFilterInput, StudentFilter>;
+export const StudentFilterInput = inputTypeOf("StudentFilterInput", StudentFilterSchema);
+export type StudentFilterInput = StudentFilter;
 
 // Arguments as classes so the SDL lists them in the contract's order (studentId, then input).
 @ArgsType()

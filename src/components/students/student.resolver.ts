@@ -33,7 +33,10 @@ export class StudentResolver {
 
   @Authorized(rolesFor("createStudent"))
   @Mutation(() => StudentPayload)
-  createStudent(@Arg("input") input: CreateStudentInput, @Ctx() ctx: Context): Promise<StudentRecord> {
+  createStudent(
+    @Arg("input", () => CreateStudentInput) input: CreateStudentInput,
+    @Ctx() ctx: Context,
+  ): Promise<StudentRecord> {
     return ctx.services.students.create(input);
   }
 

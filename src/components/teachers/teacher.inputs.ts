@@ -1,23 +1,19 @@
-// GraphQL inputs of the teacher operations. Shapes only: values are checked by TeacherService against the zod
-// shapes of teacher.schemas.ts; `implements` and SameFields make the compiler keep these classes equal to them.
-import { ArgsType, Field, InputType, Int } from "type-graphql";
-import type { SameFields } from "../../shared/validation";
-import type { CreateTeacherValues, UpdateTeacherValues } from "./teacher.schemas";
+// GraphQL inputs of the teacher operations, generated from the zod shapes of teacher.schemas.ts (graphql/
+// input-types.ts): shapes only, values are checked by TeacherService. Each name is also the type of the values.
+import { ArgsType, Field, Int } from "type-graphql";
+import { inputTypeOf } from "../../graphql/input-types";
+import {
+  CreateTeacherSchema,
+  UpdateTeacherSchema,
+  type CreateTeacherValues,
+  type UpdateTeacherValues,
+} from "./teacher.schemas";
 
-@InputType()
-export class UpdateTeacherInput implements UpdateTeacherValues {
-  @Field()
-  teacher_name!: string;
-}
+export const UpdateTeacherInput = inputTypeOf("UpdateTeacherInput", UpdateTeacherSchema);
+export type UpdateTeacherInput = UpdateTeacherValues;
 
-@InputType()
-export class CreateTeacherInput implements CreateTeacherValues {
-  @Field()
-  teacher_name!: string;
-}
-
-true satisfies SameFields<UpdateTeacherInput, UpdateTeacherValues>;
-true satisfies SameFields<CreateTeacherInput, CreateTeacherValues>;
+export const CreateTeacherInput = inputTypeOf("CreateTeacherInput", CreateTeacherSchema);
+export type CreateTeacherInput = CreateTeacherValues;
 
 // Arguments as a class so the SDL lists them in the contract's order (teacherId, then input).
 @ArgsType()

@@ -27,7 +27,10 @@ export class TeacherResolver {
 
   @Authorized(rolesFor("createTeacher"))
   @Mutation(() => TeacherPayload)
-  async createTeacher(@Arg("input") input: CreateTeacherInput, @Ctx() ctx: Context): Promise<TeacherRecord> {
+  async createTeacher(
+    @Arg("input", () => CreateTeacherInput) input: CreateTeacherInput,
+    @Ctx() ctx: Context,
+  ): Promise<TeacherRecord> {
     const teacher = await ctx.services.teachers.create(input);
     ctx.loaders.teacherById.prime(teacher.teacher_id, teacher);
     return teacher;

@@ -5,14 +5,19 @@ type Exact<T extends { [key: string]: unknown }> = { [K in keyof T]: T[K] };
 export type Incremental<T> = T | { [P in keyof T]?: P extends ' $fragmentName' | '__typename' ? T[P] : never };
 import type { DocumentTypeDecoration } from '@graphql-typed-document-node/core';
 export type CreateProjectInput = {
+  /** a whole number of at least 1 */
   company_id: number;
-  /** YYYY-MM-DD, not before start_date */
+  /** a real calendar date written YYYY-MM-DD, not before start_date */
   end_date: string;
+  /** trimmed, 1–5000 characters; may span lines (newline and tab allowed) */
   project_desc: string;
+  /** trimmed, 1–200 characters; unique per company_id, ignoring case */
   project_name: string;
+  /** trimmed, 1–64 characters; PROJECT_STATUS_WORKFLOW may restrict it */
   project_status: string;
+  /** an absolute http or https URL of at most 2048 characters */
   project_url?: string | null | undefined;
-  /** YYYY-MM-DD */
+  /** a real calendar date written YYYY-MM-DD */
   start_date: string;
 };
 
