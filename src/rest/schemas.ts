@@ -1,16 +1,12 @@
 // JSON schemas of the REST facade: request shapes and response shapes. The routes validate and serialise with them
 // and the OpenAPI document is generated from them; openapi.ts names the exported objects as components. Request
 // bodies are generated from the components' zod shapes (shared/input-json-schema.ts).
-import {
-  AssignTeacherSchema,
-  CreateProjectSchema,
-  UpdateProjectStatusSchema,
-  type ProjectRecord,
-} from "../components/projects";
-import { UpdateStudentSchema, type StudentRecord } from "../components/students";
-import { UpdateTeacherSchema, type TeacherRecord } from "../components/teachers";
+import { getNullableType, isEnumType, isLeafType, isNonNullType, isObjectType } from "graphql";
+import { AssignTeacherSchema, CreateProjectSchema, UpdateProjectStatusSchema } from "../components/projects";
+import { UpdateStudentSchema } from "../components/students";
+import { UpdateTeacherSchema } from "../components/teachers";
+import { getSchema } from "../graphql/schema";
 import { ErrorCode } from "../shared/errors";
-import type { SameFields } from "../shared/validation";
 import { inputJsonSchema, type InputJsonSchema } from "../shared/input-json-schema";
 
 /** A request body's JSON schema (the TypeScript type of the body it accepts rides along for restRoute). */
@@ -34,66 +30,41 @@ export const UpdateStudentInput = inputJsonSchema(UpdateStudentSchema);
 
 // ---- resources
 
-export const Project = {
-  type: "object",
-  required: [
-    "project_id",
-    "project_name",
-    "project_desc",
-    "company_id",
-    "project_status",
-    "project_url",
-    "start_date",
-    "end_date",
-    "teacher_id",
-    "revision",
-    "created_by",
-    "created_at",
-    "updated_at",
-  ],
-  properties: {
-    project_id: { type: "integer" },
-    project_name: { type: "string" },
-    project_desc: { type: "string" },
-    company_id: { type: "integer" },
-    project_status: { type: "string" },
-    project_url: { type: ["string", "null"] },
-    start_date: { type: "string", description: "YYYY-MM-DD" },
-    end_date: { type: "string", description: "YYYY-MM-DD" },
-    teacher_id: { type: ["integer", "null"], description: "null until a teacher is assigned" },
-    revision: { type: "integer", description: "1 when created, +1 on every change" },
-    created_by: { type: ["string", "null"], description: "the caller id that created it, if known" },
-    created_at: { type: "string", description: "ISO 8601 timestamp" },
-    updated_at: { type: "string", description: "ISO 8601 timestamp" },
-  },
-  additionalProperties: false,
-} as const;
+/** JSON types of the GraphQL scalars the resources' fields hold. */
+const JSON_TYPES: Record<string, string> = {
+  Int: "integer",
+  SafeInt: "integer",
+  Float: "number",
+  String: "string",
+  ID: "string",
+  Boolean: "boolean",
+};
 
-export const Teacher = {
-  type: "object",
-  required: ["teacher_id", "teacher_name"],
-  properties: { teacher_id: { type: "integer" }, teacher_name: { type: "string" } },
-  additionalProperties: false,
-} as const;
+/**
+ * A resource as the REST routes answer it (and serialise it: a field the schema lacks is dropped), from its GraphQL
+ * type, where its fields are declared: every field that holds a value and takes no argument, all present (null when
+ * empty). Relations (Project.teacher, Project.history, Teacher.projects) are GraphQL's alone.
+ */
+function resourceSchema(typeName: string) {
+  const type = getSchema().getType(typeName);
+  if (!isObjectType(type)) throw new Error(`${typeName} is not an object type of the GraphQL schema`);
+  const properties: Record<string, { type: string | string[]; description?: string }> = {};
+  for (const field of Object.values(type.getFields())) {
+    const value = getNullableType(field.type);
+    if (field.args.length > 0 || !isLeafType(value)) continue;
+    const json = isEnumType(value) ? "string" : JSON_TYPES[value.name];
+    if (!json) throw new Error(`${typeName}.${field.name}: no JSON type for the GraphQL scalar ${value.name}`);
+    properties[field.name] = {
+      type: isNonNullType(field.type) ? json : [json, "null"],
+      ...(field.description ? { description: field.description } : {}),
+    };
+  }
+  return { type: "object", required: Object.keys(properties), properties, additionalProperties: false } as const;
+}
 
-export const Student = {
-  type: "object",
-  required: ["student_id", "student_name", "email", "class_code"],
-  properties: {
-    student_id: { type: "integer", description: "int64 (within ±(2^53−1))" },
-    student_name: { type: "string" },
-    email: { type: "string", description: "stored lower-cased; unique" },
-    class_code: { type: "string" },
-  },
-  additionalProperties: false,
-} as const;
-
-// Responses are serialised with these schemas (a field they lack is dropped from the answer), so the compiler checks
-// that they list exactly the fields of the records the services return (timestamps of teachers and students aside,
-// as the contract's types have none).
-true satisfies SameFields<(typeof Project)["properties"], ProjectRecord>;
-true satisfies SameFields<(typeof Teacher)["properties"], Omit<TeacherRecord, "created_at" | "updated_at">>;
-true satisfies SameFields<(typeof Student)["properties"], Omit<StudentRecord, "created_at" | "updated_at">>;
+export const Project = resourceSchema("Project");
+export const Teacher = resourceSchema("Teacher");
+export const Student = resourceSchema("Student");
 
 // ---- envelopes
 

@@ -226,14 +226,6 @@ export function validate<S extends z.ZodType>(
   throw invalid(perField);
 }
 
-/**
- * `true` when A and B name exactly the same fields, else the fields only one of them has (which the compiler then
- * prints): `true satisfies SameFields<Class, Shape>` ties a class or JSON schema to its shape at compile time.
- */
-export type SameFields<A, B> = [Exclude<keyof A, keyof B>, Exclude<keyof B, keyof A>] extends [never, never]
-  ? true
-  : { only_in_first: Exclude<keyof A, keyof B>; only_in_second: Exclude<keyof B, keyof A> };
-
 /** The key that makes two names equal when they differ only in case or surrounding spaces. */
 export function nameKey(name: string): string {
   return name.trim().normalize("NFC").toLowerCase();

@@ -2,6 +2,7 @@
 import { Field, Int, ObjectType } from "type-graphql";
 import { PageType } from "../../graphql/page.types";
 import { PayloadType } from "../../graphql/payload.types";
+import type { HasFields } from "../../shared/field-checks";
 import type { ProjectRecord } from "./project.service";
 
 @ObjectType({ description: "A school or work project of a company" })
@@ -96,6 +97,18 @@ export class ProjectChangePage {
   @Field({ description: "True when older changes follow this page" })
   has_more!: boolean;
 }
+
+// The compiler names a field declared on one side only (the class also `implements` the record, for the types).
+true satisfies HasFields<
+  Project,
+  ProjectRecord,
+  "stored (PROJECT_FIELDS in project.model.ts) but not in the GraphQL type Project: add it with @Field() to project.type.ts"
+>;
+true satisfies HasFields<
+  ProjectRecord,
+  Project,
+  "in the GraphQL type Project but not stored: add it to PROJECT_FIELDS in project.model.ts"
+>;
 
 export const ProjectPayload = PayloadType("ProjectPayload", Project);
 export const ProjectPage = PageType("ProjectPage", Project);

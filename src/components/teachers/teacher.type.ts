@@ -2,6 +2,7 @@
 import { Field, Int, ObjectType } from "type-graphql";
 import { PageType } from "../../graphql/page.types";
 import { PayloadType } from "../../graphql/payload.types";
+import type { HasFields } from "../../shared/field-checks";
 import type { TeacherRecord } from "./teacher.service";
 
 @ObjectType({ description: "A teacher who may be assigned to projects" })
@@ -13,6 +14,18 @@ export class Teacher implements Omit<TeacherRecord, "created_at" | "updated_at">
   @Field()
   teacher_name!: string;
 }
+
+// The compiler names a field declared on one side only (the class also `implements` the record, for the types).
+true satisfies HasFields<
+  Teacher,
+  Omit<TeacherRecord, "created_at" | "updated_at">,
+  "stored (TEACHER_FIELDS in teacher.model.ts) but not in the GraphQL type Teacher: add it with @Field() to teacher.type.ts"
+>;
+true satisfies HasFields<
+  Omit<TeacherRecord, "created_at" | "updated_at">,
+  Teacher,
+  "in the GraphQL type Teacher but not stored: add it to TEACHER_FIELDS in teacher.model.ts"
+>;
 
 export const TeacherPayload = PayloadType("TeacherPayload", Teacher);
 export const TeacherPage = PageType("TeacherPage", Teacher);
