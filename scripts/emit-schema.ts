@@ -1,7 +1,13 @@
-// npm run schema: writes the SDL the code builds to schema/schema.graphql.
+// npm run schema: writes what is committed from the schema the code builds: the SDL to schema/schema.graphql, the
+// tests' field fragments to tests/graphql/fields.graphql.
 import fs from "node:fs";
 import "reflect-metadata";
-import { printSdl, SCHEMA_FILE } from "../src/graphql/schema";
+import { FIELD_FRAGMENTS_FILE, printFieldFragments, printSdl, SCHEMA_FILE } from "../src/graphql/schema";
 
-fs.writeFileSync(SCHEMA_FILE, printSdl());
-process.stdout.write(`Wrote ${SCHEMA_FILE}\n`);
+for (const [file, text] of [
+  [SCHEMA_FILE, printSdl()],
+  [FIELD_FRAGMENTS_FILE, printFieldFragments()],
+]) {
+  fs.writeFileSync(file, text);
+  process.stdout.write(`Wrote ${file}\n`);
+}

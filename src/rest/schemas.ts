@@ -1,11 +1,11 @@
 // JSON schemas of the REST facade: request shapes and response shapes. The routes validate and serialise with them
 // and the OpenAPI document is generated from them; openapi.ts names the exported objects as components. Request
 // bodies are generated from the components' zod shapes (shared/input-json-schema.ts).
-import { getNullableType, isEnumType, isLeafType, isNonNullType, isObjectType } from "graphql";
+import { getNullableType, isEnumType, isNonNullType, type GraphQLLeafType } from "graphql";
 import { AssignTeacherSchema, CreateProjectSchema, UpdateProjectStatusSchema } from "../components/projects";
 import { UpdateStudentSchema } from "../components/students";
 import { UpdateTeacherSchema } from "../components/teachers";
-import { getSchema } from "../graphql/schema";
+import { valueFieldsOf } from "../graphql/schema";
 import { ErrorCode } from "../shared/errors";
 import { inputJsonSchema, type InputJsonSchema } from "../shared/input-json-schema";
 
@@ -42,16 +42,13 @@ const JSON_TYPES: Record<string, string> = {
 
 /**
  * A resource as the REST routes answer it (and serialise it: a field the schema lacks is dropped), from its GraphQL
- * type, where its fields are declared: every field that holds a value and takes no argument, all present (null when
- * empty). Relations (Project.teacher, Project.history, Teacher.projects) are GraphQL's alone.
+ * type, where its fields are declared: every value field (valueFieldsOf), all present (null when empty). Relations
+ * (Project.teacher, Project.history, Teacher.projects) are GraphQL's alone.
  */
 function resourceSchema(typeName: string) {
-  const type = getSchema().getType(typeName);
-  if (!isObjectType(type)) throw new Error(`${typeName} is not an object type of the GraphQL schema`);
   const properties: Record<string, { type: string | string[]; description?: string }> = {};
-  for (const field of Object.values(type.getFields())) {
-    const value = getNullableType(field.type);
-    if (field.args.length > 0 || !isLeafType(value)) continue;
+  for (const field of valueFieldsOf(typeName)) {
+    const value = getNullableType(field.type) as GraphQLLeafType;
     const json = isEnumType(value) ? "string" : JSON_TYPES[value.name];
     if (!json) throw new Error(`${typeName}.${field.name}: no JSON type for the GraphQL scalar ${value.name}`);
     properties[field.name] = {

@@ -1,12 +1,19 @@
-// When the code's schema changes, then schema/schema.graphql must be regenerated (npm run schema) and committed.
+// When the code's schema changes, then schema/schema.graphql and tests/graphql/fields.graphql must be regenerated
+// (npm run schema) and committed.
 import fs from "node:fs";
-import { printSdl, SCHEMA_FILE } from "../../src/graphql/schema";
+import { FIELD_FRAGMENTS_FILE, printFieldFragments, printSdl, SCHEMA_FILE } from "../../src/graphql/schema";
 
 describe("schema snapshot", () => {
   it("when the schema is built from the resolvers, then it equals the committed schema/schema.graphql", () => {
     const committed = fs.readFileSync(SCHEMA_FILE, "utf8");
     // On failure: run `npm run schema` and commit the file, so the API change shows in review.
     expect(printSdl()).toBe(committed);
+  });
+
+  it("when the schema is built, then the tests' field fragments select every value field (tests/graphql/fields.graphql)", () => {
+    const committed = fs.readFileSync(FIELD_FRAGMENTS_FILE, "utf8");
+    // On failure: run `npm run schema`, then `npm run codegen`, and commit both.
+    expect(printFieldFragments()).toBe(committed);
   });
 
   it("when the schema is built, then it carries the contract's fixed mutations with their argument order", () => {
