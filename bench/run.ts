@@ -200,7 +200,7 @@ async function main(): Promise<void> {
   const startCpu = process.cpuUsage();
   const startAt = performance.now();
   const app = await createApp({
-    config: { auth: { mode: "header" }, production: false },
+    config: { auth: { mode: "header" }, production: false, explorer: "graphiql", rateLimitPerMinute: 0 },
     logger: pino({ level: "silent" }),
     db,
   });

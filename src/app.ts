@@ -27,10 +27,14 @@ import { createServices } from "./services";
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 
+/** The part of the service's configuration the app reads (tests and the bench build one with the same fields). */
+export type AppConfig = Pick<
+  Config<StatusWorkflow>,
+  "auth" | "statusWorkflow" | "production" | "corsOrigins" | "explorer" | "rateLimitPerMinute" | "metricsToken"
+>;
+
 export interface AppOptions {
-  // Later options are optional so callers that predate them keep compiling (defaults as in Config).
-  config: Pick<Config<StatusWorkflow>, "auth" | "statusWorkflow" | "production"> &
-    Partial<Pick<Config, "corsOrigins" | "explorer" | "rateLimitPerMinute" | "metricsToken">>;
+  config: AppConfig;
   logger: Logger;
   db: Database;
 }

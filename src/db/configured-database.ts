@@ -21,7 +21,7 @@ export interface ConfiguredDatabase {
 }
 
 export async function openConfiguredDatabase(
-  config: Pick<Config, "mongodbUri" | "embeddedDb" | "dataDir"> & Partial<Pick<Config, "dbTimeoutMs">>,
+  config: Pick<Config, "mongodbUri" | "embeddedDb" | "dataDir" | "dbTimeoutMs">,
   progress: Progress,
 ): Promise<ConfiguredDatabase> {
   let embedded: EmbeddedDatabase | undefined;

@@ -21,7 +21,7 @@ export function createApolloServer(options: {
   logger: Logger;
   production: boolean;
   plugins?: ApolloServerPlugin<Context>[];
-  explorer?: ExplorerConfig["explorer"];
+  explorer: ExplorerConfig["explorer"];
 }) {
   const armor = new ApolloArmor({
     maxDepth: { n: 8 },

@@ -8,7 +8,7 @@ import type { FastifyPluginAsync } from "fastify";
 import type { Config } from "../config";
 import { packageVersion, servePackageFiles, type PackageFile } from "../http/package-files";
 
-export type ExplorerConfig = Pick<Config, "production"> & Partial<Pick<Config, "explorer">>;
+export type ExplorerConfig = Pick<Config, "production" | "explorer">;
 
 /** The headers editor starts with a role, since every operation needs one (contract: roles). */
 const GRAPHIQL_DEFAULT_HEADERS = { "X-User-Role": "student" };
@@ -106,7 +106,7 @@ function graphiqlHtml(files: PackageFile[]): string {
 }
 
 function explorerOf(config: ExplorerConfig): "graphiql" | "sandbox" | "none" {
-  return config.production ? "none" : (config.explorer ?? "graphiql");
+  return config.production ? "none" : config.explorer;
 }
 
 /** Apollo's landing-page plugin for the configured explorer (production: disabled, so no page at all). */

@@ -3,14 +3,29 @@
 import { ArgsType, Field, Int, ObjectType, type ClassType } from "type-graphql";
 import { PAGE_DEFAULT_LIMIT, PAGE_MAX_LIMIT, PAGE_MAX_OFFSET } from "../shared/pagination";
 
-/** `XPage { items total offset limit has_more }`: one page of a list ordered by id. */
-export function PageType<T extends object>(name: string, itemType: ClassType<T>) {
-  @ObjectType(name, { description: `One page of ${itemType.name} items, ordered by id` })
+/** What a page type says of itself, its total and has_more; by default, a list ordered by id. */
+interface PageDescriptions {
+  type: string;
+  total: string;
+  has_more: string;
+}
+
+/** `XPage { items total offset limit has_more }`: one page of a list. */
+export function PageType<T extends object>(
+  name: string,
+  itemType: ClassType<T>,
+  descriptions: PageDescriptions = {
+    type: `One page of ${itemType.name} items, ordered by id`,
+    total: "Items matching the filter, over all pages",
+    has_more: "True when items follow this page",
+  },
+) {
+  @ObjectType(name, { description: descriptions.type })
   class Page {
     @Field(() => [itemType])
     items!: T[];
 
-    @Field(() => Int, { description: "Items matching the filter, over all pages" })
+    @Field(() => Int, { description: descriptions.total })
     total!: number;
 
     @Field(() => Int)
@@ -19,7 +34,7 @@ export function PageType<T extends object>(name: string, itemType: ClassType<T>)
     @Field(() => Int)
     limit!: number;
 
-    @Field({ description: "True when items follow this page" })
+    @Field({ description: descriptions.has_more })
     has_more!: boolean;
   }
   return Page;

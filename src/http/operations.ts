@@ -9,7 +9,7 @@ import { registerMetrics, type Metrics } from "./metrics";
 import { registerRateLimit } from "./rate-limit";
 
 export interface OperationsOptions {
-  config: Pick<Config, "production"> & Partial<Pick<Config, "rateLimitPerMinute" | "metricsToken">>;
+  config: Pick<Config, "production" | "rateLimitPerMinute" | "metricsToken">;
   authenticator: Authenticator;
   metrics: Metrics;
 }
@@ -21,6 +21,5 @@ export async function registerOperations(
   app.decorateRequest("graphql", undefined);
   registerCaller(app, authenticator);
   registerMetrics(app, metrics, { production: config.production, token: config.metricsToken });
-  // Unset (an app built by tests or the bench without it) means no limit; the service passes the configured one.
-  await registerRateLimit(app, config.rateLimitPerMinute ?? 0);
+  await registerRateLimit(app, config.rateLimitPerMinute);
 }

@@ -1,7 +1,7 @@
 // Requests per minute per caller (RATE_LIMIT_PER_MINUTE, 0 = off) with @fastify/rate-limit. The key is the
 // authenticated caller (JWT sub, or X-User-Id in header mode), else the client address; probes and the metrics
 // scrape are exempt. Over the limit the request fails with a TOO_MANY_REQUESTS DomainError and Retry-After, which
-// each transport's error handler answers in its own shape (REST envelope, GraphQL error).
+// the app's error handler answers in the route's shape (REST envelope, GraphQL error; answers/http-fallback.ts).
 import rateLimit from "@fastify/rate-limit";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { DomainError, ErrorCode } from "../shared/errors";

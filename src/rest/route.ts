@@ -6,14 +6,12 @@ import type { Actor } from "../auth/actor";
 import type { Services } from "../services";
 import type { BodySchema } from "./schemas";
 
-export type MutationOperation = Exclude<Operation, "read">;
-
 /** A route whose body has the TypeScript type `Body`, taken from its body schema (see restRoute). */
 export interface RestRoute<Body = unknown> {
   method: "POST" | "PUT";
   /** Fastify syntax (":projectId"). */
   url: string;
-  operation: MutationOperation;
+  operation: Operation;
   summary: string;
   tag: string;
   successStatus: 200 | 201;

@@ -14,6 +14,7 @@ import { openDatabase, type Database } from "../../src/db/database";
 import { loadToolConfig } from "../../src/db/tool-config";
 import { startEmbeddedDatabase, type EmbeddedDatabase } from "../../src/db/embedded";
 import type { RestBody, TeacherDocumentBody } from "../helpers/app";
+import { testAppConfig } from "../helpers/app-config";
 import { ADMIN } from "../helpers/fixtures";
 
 const DB_TIMEOUT_MS = 500;
@@ -39,7 +40,7 @@ describe("a stalled or vanished database", () => {
       },
     });
     app = await createApp({
-      config: { auth: { mode: "header" }, statusWorkflow: undefined, production: false },
+      config: testAppConfig(),
       logger: pino({ level: "info" }, sink),
       db,
     });

@@ -7,6 +7,7 @@ import { createApp, type AppOptions } from "../../src/app";
 import type { AuthConfig, Config } from "../../src/config";
 import type { StatusWorkflow } from "../../src/components/projects";
 import type { Database } from "../../src/db/database";
+import { testAppConfig } from "./app-config";
 import { dropTestDatabase, openTestDatabase } from "./database";
 
 export type Headers = Record<string, string>;
@@ -74,14 +75,14 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const ownDb = !options.db;
   const db = options.db ?? (await openTestDatabase());
   const app = await createApp({
-    config: {
-      auth: options.auth ?? { mode: "header" },
+    config: testAppConfig({
+      auth: options.auth,
       statusWorkflow: options.statusWorkflow,
-      production: options.production ?? false,
+      production: options.production,
       corsOrigins: options.corsOrigins,
       explorer: options.explorer,
       ...options.config,
-    },
+    }),
     logger: options.logger ?? pino({ level: "silent" }),
     db,
   });

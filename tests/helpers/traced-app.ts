@@ -15,11 +15,12 @@ async function main(): Promise<void> {
   const { createApp } = require("../../src/app") as typeof import("../../src/app");
   const { openDatabase } = require("../../src/db/database") as typeof import("../../src/db/database");
   const pino = require("pino") as typeof import("pino");
+  const { testAppConfig } = require("./app-config") as typeof import("./app-config");
   /* eslint-enable @typescript-eslint/no-require-imports */
 
   const db = await openDatabase(process.env.TEST_MONGODB_URI!, { dbName: process.env.TEST_DB_NAME });
   const app = await createApp({
-    config: { auth: { mode: "header" }, production: false },
+    config: testAppConfig(),
     logger: pino({ level: "silent" }),
     db,
   });

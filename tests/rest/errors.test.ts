@@ -5,6 +5,7 @@ import { Writable } from "node:stream";
 import pino from "pino";
 import { BODY_LIMIT_BYTES, createApp } from "../../src/app";
 import { INTERNAL_MESSAGE } from "../../src/shared/errors";
+import { testAppConfig } from "../helpers/app-config";
 import { actingAs, expectError, MODES, projectBody, seedProject, startRestApps, type RestApps } from "./support";
 
 let apps: RestApps;
@@ -128,7 +129,7 @@ describe("internal errors", () => {
       },
     });
     const app = await createApp({
-      config: { auth: { mode: "header" }, statusWorkflow: undefined, production: false },
+      config: testAppConfig(),
       logger: pino({ level: "info" }, stream),
       db: apps.header.db,
     });

@@ -80,23 +80,11 @@ export class ProjectChange {
   changes!: FieldChange[];
 }
 
-@ObjectType({ description: "One page of a project's changes, newest first" })
-export class ProjectChangePage {
-  @Field(() => [ProjectChange])
-  items!: ProjectChange[];
-
-  @Field(() => Int, { description: "Changes recorded, over all pages" })
-  total!: number;
-
-  @Field(() => Int)
-  offset!: number;
-
-  @Field(() => Int)
-  limit!: number;
-
-  @Field({ description: "True when older changes follow this page" })
-  has_more!: boolean;
-}
+export const ProjectChangePage = PageType("ProjectChangePage", ProjectChange, {
+  type: "One page of a project's changes, newest first",
+  total: "Changes recorded, over all pages",
+  has_more: "True when older changes follow this page",
+});
 
 // The compiler names a field declared on one side only (the class also `implements` the record, for the types).
 true satisfies HasFields<
