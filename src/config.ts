@@ -71,7 +71,8 @@ const TRACING_VARIABLES = {
   OTEL_SERVICE_NAME: optionalString,
 };
 
-const SERVICE_VARIABLES = z.object({
+/** Every variable the service reads, with its rule. */
+export const SERVICE_VARIABLES = z.object({
   PORT: wholeNumber(4000, 0, 65535),
   HOST: optionalString,
   ...DATABASE_VARIABLES,
