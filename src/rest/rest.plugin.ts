@@ -14,7 +14,7 @@ import { HTTP_STATUS, notFoundReply, toErrorReply } from "./error-status";
 import { buildOpenApiDocument, type OpenApiDocument } from "./openapi";
 import { projectRoutes } from "./projects.routes";
 import type { RestRoute } from "./route";
-import { ErrorEnvelope } from "./schemas";
+import { ErrorEnvelope, idParam } from "./schemas";
 import { studentRoutes } from "./students.routes";
 import { teacherRoutes } from "./teachers.routes";
 import { formatSchemaErrors, strictValidatorCompiler } from "./validation";
@@ -24,7 +24,7 @@ export interface RestPluginOptions {
   authenticator: Authenticator;
 }
 
-const REST_ROUTES: readonly RestRoute[] = [...projectRoutes, ...teacherRoutes, ...studentRoutes];
+export const REST_ROUTES: readonly RestRoute[] = [...projectRoutes, ...teacherRoutes, ...studentRoutes];
 
 /** 413 and 415 come from body parsing, so every route with a body can answer them. */
 function errorStatuses(route: RestRoute): number[] {
@@ -71,7 +71,7 @@ export const restPlugin: FastifyPluginAsync<RestPluginOptions> = async (app, { s
         operationId: route.operation,
         summary: route.summary,
         tags: [route.tag],
-        ...(route.params ? { params: route.params } : {}),
+        ...(route.pathArg ? { params: idParam(route.pathArg) } : {}),
         body: route.body,
         response: {
           [route.successStatus]: route.response,

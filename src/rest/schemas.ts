@@ -1,10 +1,11 @@
 // JSON schemas of the REST facade: request shapes and response shapes. The routes validate and serialise with them
 // and the OpenAPI document is generated from them; openapi.ts names the exported objects as components.
 //
-// Request bodies are generated from the components' zod shapes (the one definition of each input), keeping only
-// what Ajv should check before the service runs: JSON types, required and unknown fields. Value rules (lengths,
-// dates, URLs, text rules) stay with the zod checks in the services, which report every invalid field at once with
-// the same messages over GraphQL and REST; here they appear only as the descriptions the shapes carry.
+// Request bodies are generated from the components' zod shapes (the one definition of each input): JSON types,
+// required and unknown fields, the ranges of whole numbers and the descriptions, as the OpenAPI document shows them.
+// Ajv checks only the shape before the service runs (validation.ts leaves out the value keywords): value rules
+// (ranges, lengths, dates, URLs, text rules) stay with the zod checks in the services, which report every invalid
+// field at once with the same messages over GraphQL and REST.
 import { z } from "zod";
 import {
   AssignTeacherSchema,
@@ -20,19 +21,9 @@ import type { SameFields } from "../shared/validation";
 /** A request body's JSON schema, carrying (for the compiler only) the TypeScript type of the body it accepts. */
 export type BodySchema<Body> = Readonly<Record<string, unknown>> & { readonly __body?: Body };
 
-/** Keywords of value rules: the services check these (with their own messages), Ajv does not. */
-const VALUE_KEYWORDS = [
-  "minimum",
-  "maximum",
-  "exclusiveMinimum",
-  "exclusiveMaximum",
-  "minLength",
-  "maxLength",
-  "pattern",
-  "format",
-];
-
 type JsonNode = Record<string, unknown>;
+
+const SCALAR_KEYS = new Set(["type", "description", "minimum", "maximum"]);
 
 /**
  * `anyOf: [{type: "string"}, {type: "null"}]` (how zod writes a nullable field) as `type: ["string", "null"]`, so Ajv
@@ -50,13 +41,15 @@ function collapseNullable(node: JsonNode): JsonNode {
     }
   }
   const anyOf = out.anyOf as JsonNode[] | undefined;
-  const simple = anyOf?.every(
-    (alt) => typeof alt.type === "string" && Object.keys(alt).every((k) => k === "type" || k === "description"),
-  );
+  // One scalar type (with its description and range) or null: a range applies to numbers only, so null still passes.
+  const simple =
+    anyOf?.length === 2 &&
+    anyOf.some((alt) => alt.type === "null" && Object.keys(alt).length === 1) &&
+    anyOf.every((alt) => typeof alt.type === "string" && Object.keys(alt).every((k) => SCALAR_KEYS.has(k)));
   if (anyOf && simple) {
     const { anyOf: _alternatives, ...rest } = out;
-    const description = anyOf.map((alt) => alt.description).find((d) => d !== undefined);
-    return { ...(description === undefined ? {} : { description }), ...rest, type: anyOf.map((alt) => alt.type) };
+    const value = anyOf.find((alt) => alt.type !== "null")!;
+    return { ...value, ...rest, type: [value.type, "null"] };
   }
   return out;
 }
@@ -67,20 +60,25 @@ function bodySchema<S extends z.ZodType>(schema: S): BodySchema<z.input<S>> {
     io: "input",
     // Refinements and transforms are value rules; the shape around them is what is kept.
     unrepresentable: "any",
-    override: ({ jsonSchema }) => {
-      for (const keyword of VALUE_KEYWORDS) delete (jsonSchema as Record<string, unknown>)[keyword];
-    },
   });
   return collapseNullable(json) as BodySchema<z.input<S>>;
 }
 
-export const idParam = (param: string) =>
-  ({
+/**
+ * The path parameter of an id argument's zod shape (e.g. ProjectIdArg): digits only here; its range, given in the
+ * description, is checked by the service with the same rule as the GraphQL argument.
+ */
+export function idParam(arg: z.ZodObject) {
+  const [[param, rule]] = Object.entries(arg.shape);
+  return {
     type: "object",
     required: [param],
-    properties: { [param]: { type: "string", pattern: "^[1-9][0-9]*$", description: "a whole number of at least 1" } },
+    properties: {
+      [param]: { type: "string", pattern: "^[1-9][0-9]*$", description: (rule as z.ZodType).meta()?.description },
+    },
     additionalProperties: false,
-  }) as const;
+  } as const;
+}
 
 // ---- request bodies
 

@@ -17,7 +17,37 @@ export function strictValidatorCompiler(): FastifySchemaCompiler<object> {
     // parentSchema and data let the messages list the accepted fields and say what was sent.
     verbose: true,
   });
-  return ({ schema }) => ajv.compile(schema);
+  // Bodies: the shape only (types, required and unknown fields). Their value rules, kept in the schemas for the
+  // OpenAPI document, are the services' to check, so every invalid field of a request is reported at once.
+  return ({ schema, httpPart }) => ajv.compile(httpPart === "body" ? withoutValueRules(schema) : schema);
+}
+
+/** Keywords of value rules: the services check these (with their own messages), Ajv does not. */
+const VALUE_KEYWORDS = new Set([
+  "minimum",
+  "maximum",
+  "exclusiveMinimum",
+  "exclusiveMaximum",
+  "minLength",
+  "maxLength",
+  "pattern",
+  "format",
+]);
+
+function withoutValueRules(schema: unknown): object {
+  if (Array.isArray(schema)) return schema.map(withoutValueRules);
+  if (!schema || typeof schema !== "object") return schema as object;
+  return Object.fromEntries(
+    Object.entries(schema)
+      .filter(([key]) => !VALUE_KEYWORDS.has(key))
+      .map(([key, value]) => [
+        key,
+        // Under `properties` the keys are field names (a field may be called "format"): keep them all.
+        key === "properties"
+          ? Object.fromEntries(Object.entries(value as object).map(([name, field]) => [name, withoutValueRules(field)]))
+          : withoutValueRules(value),
+      ]),
+  );
 }
 
 const TYPE_NAMES: Record<string, string> = {
