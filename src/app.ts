@@ -11,7 +11,7 @@ import { createLoaders, type Context } from "./graphql/context";
 import { explorerAssets } from "./graphql/explorer";
 import { rootErrorHandler } from "./http/error-handler";
 import { registerHealthRoutes } from "./health.routes";
-import { corsOptions } from "./http/cors";
+import { corsOptions, registerPreflightCheck } from "./http/cors";
 import { callerOf } from "./http/caller";
 import { operationOutcomePlugin, withRequest } from "./http/graphql-operations";
 import { Metrics } from "./http/metrics";
@@ -53,9 +53,10 @@ export async function createApp({ config, logger, db }: AppOptions): Promise<Fas
   // Every route outside the REST plugin (which sets its own); see src/http/error-handler.ts.
   app.setErrorHandler(rootErrorHandler);
   // First, so every answer (errors and rate-limit refusals too) carries the CORS headers a browser needs to read it.
+  registerPreflightCheck(app);
   await app.register(fastifyCors, corsOptions(config));
 
-  const services = createServices(db, config.statusWorkflow);
+  const services = createServices(db, config.statusWorkflow, logger);
   const authenticator = createAuthenticator(config.auth);
   const metrics = new Metrics();
   const stopObservingDb = metrics.observeDatabase(db.connection.getClient());

@@ -5,3 +5,4 @@
 export { ProjectService, type ProjectRecord } from "./project.service";
 export * from "./project.schemas";
 export { parseStatusWorkflow, type StatusWorkflow } from "./status-workflow";
+export { storedProjectProblems, storedRevisionProblems } from "./project.stored";

@@ -16,6 +16,7 @@ import type { IdAllocator } from "../../db/id-allocator";
 import { isDuplicateKeyError } from "../../db/id-allocator";
 import { idKey } from "../../db/id-key";
 import type { RecordOf } from "../../db/record-of";
+import { isoTimestamp } from "../../shared/record-guard";
 import type {
   ProjectChangeSet,
   ProjectDoc,
@@ -94,8 +95,8 @@ function toProjectRecord(doc: ProjectDoc): ProjectRecord {
     // Projects stored before revisions existed count as revision 1.
     revision: doc.revision ?? 1,
     created_by: doc.created_by ?? null,
-    created_at: new Date(doc.created_at).toISOString(),
-    updated_at: new Date(doc.updated_at).toISOString(),
+    created_at: isoTimestamp(doc.created_at),
+    updated_at: isoTimestamp(doc.updated_at),
   };
 }
 

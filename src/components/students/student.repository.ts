@@ -3,6 +3,7 @@
 import type { IdAllocator } from "../../db/id-allocator";
 import { idKey } from "../../db/id-key";
 import type { RecordOf } from "../../db/record-of";
+import { isoTimestamp } from "../../shared/record-guard";
 import type { StudentDoc, StudentModel } from "./student.model";
 
 /** A student as the service hands it out (fields declared once, in StudentDoc). */
@@ -16,8 +17,8 @@ function toStudentRecord(doc: StudentDoc): StudentRecord {
     student_name: doc.student_name,
     email: doc.email,
     class_code: doc.class_code,
-    created_at: new Date(doc.created_at).toISOString(),
-    updated_at: new Date(doc.updated_at).toISOString(),
+    created_at: isoTimestamp(doc.created_at),
+    updated_at: isoTimestamp(doc.updated_at),
   };
 }
 

@@ -3,3 +3,4 @@
 // outside this folder imports any other file of it (eslint.config.mjs enforces that).
 export * from "./teacher.schemas";
 export { TeacherService, type TeacherRecord } from "./teacher.service";
+export { storedTeacherProblems } from "./teacher.stored";

@@ -3,6 +3,7 @@
 import type { IdAllocator } from "../../db/id-allocator";
 import { idKey } from "../../db/id-key";
 import type { RecordOf } from "../../db/record-of";
+import { isoTimestamp } from "../../shared/record-guard";
 import type { TeacherDoc, TeacherModel } from "./teacher.model";
 
 /** A teacher as the service hands it out (fields declared once, in TeacherDoc). */
@@ -12,8 +13,8 @@ function toTeacherRecord(doc: TeacherDoc): TeacherRecord {
   return {
     teacher_id: doc.teacher_id,
     teacher_name: doc.teacher_name,
-    created_at: new Date(doc.created_at).toISOString(),
-    updated_at: new Date(doc.updated_at).toISOString(),
+    created_at: isoTimestamp(doc.created_at),
+    updated_at: isoTimestamp(doc.updated_at),
   };
 }
 
