@@ -18,7 +18,6 @@ import { Metrics } from "./http/metrics";
 import { registerOperations } from "./http/operations";
 import { registerRequestIdHeader, requestIdFor } from "./http/request-id";
 import { OneLineRequestLog } from "./request-log";
-import { docsPlugin } from "./rest/docs";
 import { registerDraining, serverOptions } from "./http/server-options";
 import { restPlugin } from "./rest/rest.plugin";
 import type { Logger } from "./logger";
@@ -85,7 +84,6 @@ export async function createApp({ config, logger, db }: AppOptions): Promise<Fas
 
   await app.register(explorerAssets, config);
   await app.register(restPlugin, { services, authenticator });
-  await app.register(docsPlugin);
   registerHealthRoutes(app, db);
   return app;
 }

@@ -22,8 +22,8 @@ export interface RestRoute<Body = unknown> {
   pathArg?: z.ZodObject;
   /** Generated from the operation's zod shape; Ajv checks it before run() (types, required and unknown fields). */
   body: BodySchema<Body>;
-  /** The success envelope's schema. */
-  response: object;
+  /** The success envelope's schema (a shared one, named by its $id). */
+  response: { $id: string };
   /** Error statuses the service may answer besides 400/401/403/500 (e.g. 404, 409). */
   domainErrors: number[];
   /** The one service call; params are the validated path strings, body the JSON body of the schema's shape, actor the caller. */

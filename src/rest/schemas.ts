@@ -1,5 +1,6 @@
-// JSON schemas of the REST facade: request shapes and response shapes. The routes validate and serialise with them
-// and the OpenAPI document is generated from them; openapi.ts names the exported objects as components.
+// JSON schemas of the REST facade: request shapes and response shapes. The routes validate and serialise with them,
+// and @fastify/swagger generates the OpenAPI document from the routes: each shared schema carries an `$id` (its
+// component name; SHARED_SCHEMAS lists them) and the routes and other schemas refer to it by `{ $ref: "<$id>#" }`.
 //
 // Request bodies are generated from the components' zod shapes (the one definition of each input): JSON types,
 // required and unknown fields, the ranges of whole numbers and the descriptions, as the OpenAPI document shows them.
@@ -19,7 +20,14 @@ import { ErrorCode } from "../shared/errors";
 import type { SameFields } from "../shared/validation";
 
 /** A request body's JSON schema, carrying (for the compiler only) the TypeScript type of the body it accepts. */
-export type BodySchema<Body> = Readonly<Record<string, unknown>> & { readonly __body?: Body };
+export type BodySchema<Body> = Readonly<Record<string, unknown>> & { readonly $id: string; readonly __body?: Body };
+
+/** A reference to a shared schema, as the routes and other schemas write it. */
+export const ref = (schema: { $id: string }) => ({ $ref: `${schema.$id}#` }) as const;
+
+/** A body schema named as a component. */
+const shared = <Body>(id: string, schema: Omit<BodySchema<Body>, "$id">): BodySchema<Body> =>
+  ({ $id: id, ...schema }) as BodySchema<Body>;
 
 type JsonNode = Record<string, unknown>;
 
@@ -55,13 +63,13 @@ function collapseNullable(node: JsonNode): JsonNode {
 }
 
 /** The JSON schema of a zod input shape: types, required and unknown fields, descriptions. */
-function bodySchema<S extends z.ZodType>(schema: S): BodySchema<z.input<S>> {
+function bodySchema<S extends z.ZodType>(schema: S): Omit<BodySchema<z.input<S>>, "$id"> {
   const { $schema: _dialect, ...json } = z.toJSONSchema(schema, {
     io: "input",
     // Refinements and transforms are value rules; the shape around them is what is kept.
     unrepresentable: "any",
   });
-  return collapseNullable(json) as BodySchema<z.input<S>>;
+  return collapseNullable(json) as Omit<BodySchema<z.input<S>>, "$id">;
 }
 
 /**
@@ -82,15 +90,16 @@ export function idParam(arg: z.ZodObject) {
 
 // ---- request bodies
 
-export const CreateProjectInput = bodySchema(CreateProjectSchema);
-export const AssignTeacherInput = bodySchema(AssignTeacherSchema);
-export const UpdateProjectStatusInput = bodySchema(UpdateProjectStatusSchema);
-export const UpdateTeacherInput = bodySchema(UpdateTeacherSchema);
-export const UpdateStudentInput = bodySchema(UpdateStudentSchema);
+export const CreateProjectInput = shared("CreateProjectInput", bodySchema(CreateProjectSchema));
+export const AssignTeacherInput = shared("AssignTeacherInput", bodySchema(AssignTeacherSchema));
+export const UpdateProjectStatusInput = shared("UpdateProjectStatusInput", bodySchema(UpdateProjectStatusSchema));
+export const UpdateTeacherInput = shared("UpdateTeacherInput", bodySchema(UpdateTeacherSchema));
+export const UpdateStudentInput = shared("UpdateStudentInput", bodySchema(UpdateStudentSchema));
 
 // ---- resources
 
 export const Project = {
+  $id: "Project",
   type: "object",
   required: [
     "project_id",
@@ -126,6 +135,7 @@ export const Project = {
 } as const;
 
 export const Teacher = {
+  $id: "Teacher",
   type: "object",
   required: ["teacher_id", "teacher_name"],
   properties: { teacher_id: { type: "integer" }, teacher_name: { type: "string" } },
@@ -133,6 +143,7 @@ export const Teacher = {
 } as const;
 
 export const Student = {
+  $id: "Student",
   type: "object",
   required: ["student_id", "student_name", "email", "class_code"],
   properties: {
@@ -153,9 +164,10 @@ true satisfies SameFields<(typeof Student)["properties"], Omit<StudentRecord, "c
 
 // ---- envelopes
 
-export const ErrorCodeSchema = { type: "string", enum: Object.values(ErrorCode) } as const;
+export const ErrorCodeSchema = { $id: "ErrorCode", type: "string", enum: Object.values(ErrorCode) } as const;
 
 export const FieldError = {
+  $id: "FieldError",
   type: "object",
   required: ["field", "message", "code"],
   properties: {
@@ -165,12 +177,13 @@ export const FieldError = {
         "the body field or path parameter as the interface names it (end_date, projectId); null: no single field",
     },
     message: { type: "string", description: "what is wrong and how to fix it, naming the field" },
-    code: ErrorCodeSchema,
+    code: ref(ErrorCodeSchema),
   },
   additionalProperties: false,
 } as const;
 
 export const ErrorEnvelope = {
+  $id: "ErrorEnvelope",
   type: "object",
   required: ["success", "message", "code", "errors"],
   properties: {
@@ -179,24 +192,43 @@ export const ErrorEnvelope = {
       type: "string",
       description: "what went wrong (the first problem), naming the offending field where there is one",
     },
-    code: ErrorCodeSchema,
+    code: ref(ErrorCodeSchema),
     errors: {
       type: "array",
-      items: FieldError,
+      items: ref(FieldError),
       description: "every problem found (all invalid fields at once), the first being message and code",
     },
   },
   additionalProperties: false,
 } as const;
 
-const successEnvelope = <T extends object>(data: T) =>
+const successEnvelope = <Id extends string>(id: Id, data: { $id: string }) =>
   ({
+    $id: id,
     type: "object",
     required: ["success", "message", "data"],
-    properties: { success: { type: "boolean", const: true }, message: { type: "string" }, data },
+    properties: { success: { type: "boolean", const: true }, message: { type: "string" }, data: ref(data) },
     additionalProperties: false,
   }) as const;
 
-export const ProjectEnvelope = successEnvelope(Project);
-export const TeacherEnvelope = successEnvelope(Teacher);
-export const StudentEnvelope = successEnvelope(Student);
+export const ProjectEnvelope = successEnvelope("ProjectEnvelope", Project);
+export const TeacherEnvelope = successEnvelope("TeacherEnvelope", Teacher);
+export const StudentEnvelope = successEnvelope("StudentEnvelope", Student);
+
+/** Every schema routes refer to by `$id`: added to the REST plugin's context, they are the document's components. */
+export const SHARED_SCHEMAS: readonly { $id: string }[] = [
+  Project,
+  Teacher,
+  Student,
+  ErrorCodeSchema,
+  FieldError,
+  ErrorEnvelope,
+  ProjectEnvelope,
+  TeacherEnvelope,
+  StudentEnvelope,
+  CreateProjectInput,
+  AssignTeacherInput,
+  UpdateProjectStatusInput,
+  UpdateTeacherInput,
+  UpdateStudentInput,
+];

@@ -7,7 +7,8 @@ import type { SchemaErrorFormatter } from "fastify/types/schema";
 import { ErrorCode, type FieldError } from "../shared/errors";
 import { invalid, jsonType } from "../shared/validation";
 
-export function strictValidatorCompiler(): FastifySchemaCompiler<object> {
+/** `sharedSchemas`: the schemas routes refer to by $id, added (shape only) before the first route compiles. */
+export function strictValidatorCompiler(sharedSchemas: () => unknown[]): FastifySchemaCompiler<object> {
   const ajv = new Ajv({
     coerceTypes: false,
     removeAdditional: false,
@@ -19,7 +20,14 @@ export function strictValidatorCompiler(): FastifySchemaCompiler<object> {
   });
   // Bodies: the shape only (types, required and unknown fields). Their value rules, kept in the schemas for the
   // OpenAPI document, are the services' to check, so every invalid field of a request is reported at once.
-  return ({ schema, httpPart }) => ajv.compile(httpPart === "body" ? withoutValueRules(schema) : schema);
+  let added = false;
+  return ({ schema, httpPart }) => {
+    if (!added) {
+      added = true;
+      for (const shared of sharedSchemas()) ajv.addSchema(withoutValueRules(shared));
+    }
+    return ajv.compile(httpPart === "body" ? withoutValueRules(schema) : schema);
+  };
 }
 
 /** Keywords of value rules: the services check these (with their own messages), Ajv does not. */
