@@ -14,6 +14,7 @@ import { startEmbeddedDatabase, type EmbeddedDatabase } from "../src/db/embedded
 import { MAX_QUERY_COST, queryCost } from "../src/graphql/query-cost";
 import { getSchema } from "../src/graphql/schema";
 import { seedDatabase } from "../src/seed/seed";
+import pino from "pino";
 import { createServices } from "../src/services";
 
 const BENCH = loadBenchConfig();
@@ -229,7 +230,7 @@ async function main(): Promise<void> {
 
   // Seed data, then one teacher with 150 projects, all through the domain services.
   const db = await openDatabase(dbUri.toString());
-  const services = createServices(db, undefined);
+  const services = createServices(db, undefined, pino({ level: "warn" }));
   process.stderr.write("Seeding, then 150 projects for one teacher...\n");
   await seedDatabase(services);
   const heavy = await services.teachers.create({ teacher_name: "Teacher With 150 Projects" });

@@ -7,6 +7,7 @@ import { parseStatusWorkflow } from "../src/components/projects";
 import { loadConfigOrExit } from "../src/config";
 import { openConfiguredDatabase, type ConfiguredDatabase } from "../src/db/configured-database";
 import { formatSummary, seedDatabase } from "../src/seed/seed";
+import { createLogger } from "../src/logger";
 import { createServices } from "../src/services";
 
 async function main(): Promise<void> {
@@ -19,7 +20,14 @@ async function main(): Promise<void> {
     const { db } = database;
     const workflow = config.statusWorkflowPath ? ` with statuses of ${config.statusWorkflowPath}` : "";
     say(`Seeding database "${db.connection.name}" in ${database.description}${workflow}`);
-    const summary = await seedDatabase(createServices(db, config.statusWorkflow), { workflow: config.statusWorkflow });
+    const summary = await seedDatabase(
+      createServices(
+        db,
+        config.statusWorkflow,
+        createLogger({ level: config.logLevel, production: config.production }),
+      ),
+      { workflow: config.statusWorkflow },
+    );
     for (const line of formatSummary(summary)) say(line);
     say(
       summary.teachers.created + summary.students.created + summary.projects.created === 0

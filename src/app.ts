@@ -12,14 +12,13 @@ import { createApolloServer } from "./graphql/apollo";
 import { createLoaders, type Context } from "./graphql/context";
 import { explorerAssets } from "./graphql/explorer";
 import { registerHealthRoutes } from "./health.routes";
-import { corsOptions } from "./http/cors";
+import { corsOptions, registerPreflightCheck } from "./http/cors";
 import { callerOf } from "./http/caller";
 import { operationOutcomePlugin, withRequest } from "./http/graphql-operations";
 import { Metrics } from "./http/metrics";
 import { registerOperations } from "./http/operations";
 import { registerRequestIdHeader, requestIdFor } from "./http/request-id";
 import { OneLineRequestLog } from "./request-log";
-import { docsPlugin } from "./rest/docs";
 import { registerDraining, serverOptions } from "./http/server-options";
 import { restPlugin } from "./rest/rest.plugin";
 import type { Logger } from "./logger";
@@ -59,9 +58,10 @@ export async function createApp({ config, logger, db }: AppOptions): Promise<Fas
   app.setErrorHandler(appErrorHandler);
   app.setNotFoundHandler(appNotFoundHandler);
   // First, so every answer (errors and rate-limit refusals too) carries the CORS headers a browser needs to read it.
+  registerPreflightCheck(app);
   await app.register(fastifyCors, corsOptions(config));
 
-  const services = createServices(db, config.statusWorkflow);
+  const services = createServices(db, config.statusWorkflow, logger);
   const authenticator = createAuthenticator(config.auth);
   const metrics = new Metrics();
   const stopObservingDb = metrics.observeDatabase(db.connection.getClient());
@@ -90,7 +90,6 @@ export async function createApp({ config, logger, db }: AppOptions): Promise<Fas
 
   await app.register(explorerAssets, config);
   await app.register(restPlugin, { services, authenticator });
-  await app.register(docsPlugin);
   registerHealthRoutes(app, db);
   return app;
 }

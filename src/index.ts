@@ -23,6 +23,7 @@ async function main(): Promise<void> {
   let database: ConfiguredDatabase | undefined;
   try {
     database = await openConfiguredDatabase(config, (message) => logger.info(message));
+    if (database.embeddedUri) logger.debug(`Embedded database at ${database.embeddedUri}`);
     const app = await createApp({ config, logger, db: database.db });
     const { description } = database;
     // Before listening: once the Ready line is out, a SIGTERM must find its handler (without one, Node dies at once).

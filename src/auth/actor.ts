@@ -1,11 +1,20 @@
 // The author of a change as the domain records it (ProjectChange.actor_id / actor_role): taken from the
 // authenticated caller by the transports and passed into the services, so requests never reach the domain.
 import type { Caller } from "./caller";
+import { ROLES } from "./roles";
+
+/**
+ * Who a recorded change names as its author's role: a caller's role; "none" for a caller authenticated without an
+ * acting role (jwt mode without X-User-Role, allowed where any caller may act); "system" for the service itself;
+ * "anonymous" never reaches a change (every change needs an authenticated caller) but keeps actorOf total.
+ */
+export const ACTOR_ROLES = [...ROLES, "none", "system", "anonymous"] as const;
+export type ActorRole = (typeof ACTOR_ROLES)[number];
 
 export interface Actor {
   /** JWT sub, or X-User-Id in header mode; null when the caller gave none. */
   id: string | null;
-  role: string;
+  role: ActorRole;
 }
 
 /** Changes made by the service itself (seed script, maintenance), not on behalf of a caller. */

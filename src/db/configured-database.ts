@@ -16,6 +16,8 @@ export interface ConfiguredDatabase {
   db: Database;
   /** For the start-up line, e.g. "embedded FerretDB 1.24 (SQLite in …)" or "MongoDB at MONGODB_URI". */
   description: string;
+  /** The embedded server's URI (an ephemeral port on 127.0.0.1), for tools that fix data by hand; none with MONGODB_URI. */
+  embeddedUri?: string;
   /** Closes the connection, then stops the embedded server if there is one. */
   close(): Promise<void>;
 }
@@ -41,6 +43,7 @@ export async function openConfiguredDatabase(
     return {
       db,
       description: embedded ? embedded.description : "MongoDB at MONGODB_URI",
+      embeddedUri: embedded?.uri,
       async close() {
         await db.close();
         await embedded?.stop();

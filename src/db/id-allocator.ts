@@ -3,11 +3,23 @@
 // `findOneAndUpdate` with upsert and $inc is atomic on MongoDB but not on FerretDB 1.24 (it reads, then writes),
 // so two instances may be handed the same number. The unique index on the id field is what guarantees
 // uniqueness; on a duplicate key we take the next number and try again.
+import { DomainError, ErrorCode, INTERNAL_MESSAGE } from "../shared/errors";
+import { GRAPHQL_INT_MAX, SAFE_INT_MAX } from "../shared/validation";
 import type { CounterModel } from "./counter.model";
 import { idKey } from "./id-key";
 
 const DUPLICATE_KEY = 11000;
 const MAX_ATTEMPTS = 50;
+
+/**
+ * The largest id of each sequence: what the GraphQL type answering it can return (Int for projects and teachers,
+ * SafeInt for students). A sequence not listed gets the smaller bound, so a new one fails safe.
+ */
+const LARGEST_ID: Readonly<Record<string, number>> = {
+  projects: GRAPHQL_INT_MAX,
+  teachers: GRAPHQL_INT_MAX,
+  students: SAFE_INT_MAX,
+};
 
 export function isDuplicateKeyError(err: unknown): boolean {
   const e = err as { code?: number; message?: string } | null;
@@ -44,8 +56,15 @@ export class IdAllocator {
     insert: (id: number) => Promise<T>,
     explainDuplicate: () => Promise<Error | undefined> = async () => undefined,
   ): Promise<T> {
+    const largest = LARGEST_ID[sequence] ?? GRAPHQL_INT_MAX;
     for (let attempt = 1; ; attempt++) {
       const id = await this.next(sequence);
+      if (id > largest) {
+        // Never store an id the API cannot answer (contract: ranges both transports can answer).
+        throw new DomainError(ErrorCode.INTERNAL_SERVER_ERROR, INTERNAL_MESSAGE, {
+          cause: new Error(`the ${sequence} id sequence is exhausted: ${id} is over ${largest}`),
+        });
+      }
       try {
         return await insert(id);
       } catch (err) {

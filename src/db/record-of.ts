@@ -1,6 +1,8 @@
 // The record a repository hands out for a stored document, derived from the collection's one field declaration
 // (stored-fields.ts): the document without its storage-only keys (_id, and a component's own such as name_key), with
-// the timestamps as ISO strings and every declared default applied.
+// the timestamps as ISO strings (an invalid one as stored, for the record guard to report) and every declared
+// default applied.
+import { isoTimestamp } from "../shared/record-guard";
 import { withStoredDefaults, type DocOf, type StoredFields } from "./stored-fields";
 
 export type RecordOf<
@@ -20,8 +22,8 @@ export function recordMapper<Fields extends StoredFields, StorageOnly extends ke
     const doc = withStoredDefaults(fields, stored) as Record<string, unknown>;
     const record: Record<string, unknown> = {};
     for (const name of names) record[name] = doc[name];
-    record.created_at = new Date(stored.created_at).toISOString();
-    record.updated_at = new Date(stored.updated_at).toISOString();
+    record.created_at = isoTimestamp(stored.created_at);
+    record.updated_at = isoTimestamp(stored.updated_at);
     return record as RecordOf<DocOf<Fields>, StorageOnly>;
   };
 }

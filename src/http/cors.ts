@@ -3,7 +3,10 @@
 // CORS lets an allowed page read answers, while Apollo refuses the simple (unpreflighted) requests a hostile page
 // could send without reading them.
 import type { FastifyCorsOptions } from "@fastify/cors";
+import type { FastifyInstance } from "fastify";
 import type { Config } from "../config";
+import { failure } from "../answers/failure";
+import { sendFailure } from "../answers/http-fallback";
 
 /** Outside production without CORS_ORIGINS: any port of a local development server (Vite on :5173, etc.). */
 const LOCAL_DEVELOPMENT_ORIGINS = [/^http:\/\/localhost(:\d{1,5})?$/, /^http:\/\/127\.0\.0\.1(:\d{1,5})?$/];
@@ -36,4 +39,20 @@ export function corsOptions(config: Pick<Config, "production" | "corsOrigins">):
     credentials: false,
     maxAge: PREFLIGHT_MAX_AGE_SECONDS,
   };
+}
+
+const NOT_A_PREFLIGHT =
+  "OPTIONS is answered only as a CORS preflight, which carries Origin and Access-Control-Request-Method headers";
+
+/**
+ * OPTIONS that is not a CORS preflight (no Origin or no Access-Control-Request-Method): 400 with the error body of
+ * the route, like every other refusal. Without this, @fastify/cors answers it with a plain-text "Invalid Preflight
+ * Request". Register before the CORS plugin.
+ */
+export function registerPreflightCheck(app: FastifyInstance): void {
+  app.addHook("onRequest", async (request, reply) => {
+    if (request.method !== "OPTIONS") return;
+    if (request.headers.origin && request.headers["access-control-request-method"]) return;
+    return sendFailure(request, reply, failure(400, NOT_A_PREFLIGHT));
+  });
 }

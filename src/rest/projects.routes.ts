@@ -1,7 +1,8 @@
 // REST routes of projects: create, assign a teacher, change status.
+import { ProjectIdArg } from "../components/projects";
 import type { RestRoute } from "./route";
 import { pathId, restRoute } from "./route";
-import { AssignTeacherInput, CreateProjectInput, idParam, ProjectEnvelope, UpdateProjectStatusInput } from "./schemas";
+import { AssignTeacherInput, CreateProjectInput, ProjectEnvelope, UpdateProjectStatusInput } from "./schemas";
 
 export const projectRoutes: RestRoute[] = [
   restRoute({
@@ -23,7 +24,7 @@ export const projectRoutes: RestRoute[] = [
     summary: "Assign a teacher to a project",
     tag: "projects",
     successStatus: 200,
-    params: idParam("projectId"),
+    pathArg: ProjectIdArg,
     body: AssignTeacherInput,
     response: ProjectEnvelope,
     domainErrors: [404, 409],
@@ -36,7 +37,7 @@ export const projectRoutes: RestRoute[] = [
     summary: "Change a project's status",
     tag: "projects",
     successStatus: 200,
-    params: idParam("projectId"),
+    pathArg: ProjectIdArg,
     body: UpdateProjectStatusInput,
     response: ProjectEnvelope,
     // 409: expected_revision is not the current revision, or the status keeps changing concurrently.

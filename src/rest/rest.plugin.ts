@@ -1,8 +1,11 @@
 // The original REST interface as a facade over the domain services: each route authenticates with the same
 // authenticator, applies the same role table, makes one service call and answers the envelope (failures through the
 // app's error handler, answers/http-fallback.ts). Encapsulated, so its strict validator and JSON-only body parsing do
-// not change /graphql. GET /openapi.json serves the generated document.
-import type { FastifyPluginAsync, RouteOptions } from "fastify";
+// not change /graphql. @fastify/swagger documents the routes as registered: GET /openapi.json serves the document,
+// and GET /docs shows it in Swagger UI (@fastify/swagger-ui, served offline).
+import fastifySwagger from "@fastify/swagger";
+import fastifySwaggerUi from "@fastify/swagger-ui";
+import type { FastifyPluginAsync } from "fastify";
 import { ACCESS_POLICY, authorize } from "../auth/access-policy";
 import { actorOf } from "../auth/actor";
 import type { Authenticator } from "../auth/authenticator";
@@ -11,10 +14,10 @@ import { HTTP_STATUS } from "../answers/failure";
 import { callerOf } from "../http/caller";
 import type { Services } from "../services";
 import { ErrorCode } from "../shared/errors";
-import { buildOpenApiDocument, type OpenApiDocument } from "./openapi";
+import { accessOf, ERROR_STATUS_DESCRIPTIONS, OPENAPI_OPTIONS, successDescription } from "./openapi";
 import { projectRoutes } from "./projects.routes";
 import type { RestRoute } from "./route";
-import { ErrorEnvelope } from "./schemas";
+import { ErrorEnvelope, idParam, ref, SHARED_SCHEMAS } from "./schemas";
 import { studentRoutes } from "./students.routes";
 import { teacherRoutes } from "./teachers.routes";
 import { formatSchemaErrors, strictValidatorCompiler } from "./validation";
@@ -24,7 +27,7 @@ export interface RestPluginOptions {
   authenticator: Authenticator;
 }
 
-const REST_ROUTES: readonly RestRoute[] = [...projectRoutes, ...teacherRoutes, ...studentRoutes];
+export const REST_ROUTES: readonly RestRoute[] = [...projectRoutes, ...teacherRoutes, ...studentRoutes];
 
 /** 413 and 415 come from body parsing, so every route with a body can answer them. */
 function errorStatuses(route: RestRoute): number[] {
@@ -43,13 +46,17 @@ function errorStatuses(route: RestRoute): number[] {
   return [...new Set(statuses)].sort((a, b) => a - b);
 }
 
-export const restPlugin: FastifyPluginAsync<RestPluginOptions> = async (app, { services, authenticator }) => {
-  const registered: RouteOptions[] = [];
-  app.addHook("onRoute", (route) => {
-    registered.push(route);
-  });
+/** A response of the document: its description and its JSON body. */
+const response = (description: string, schema: { $id: string }) => ({
+  description,
+  content: { "application/json": { schema: ref(schema) } },
+});
 
-  app.setValidatorCompiler(strictValidatorCompiler());
+export const restPlugin: FastifyPluginAsync<RestPluginOptions> = async (app, { services, authenticator }) => {
+  await app.register(fastifySwagger, OPENAPI_OPTIONS);
+  for (const schema of SHARED_SCHEMAS) app.addSchema(schema);
+
+  app.setValidatorCompiler(strictValidatorCompiler(() => Object.values(app.getSchemas())));
   app.setSchemaErrorFormatter(formatSchemaErrors);
   // JSON only: Fastify would otherwise hand a text/plain body to the route as a string.
   app.removeContentTypeParser("text/plain");
@@ -61,12 +68,18 @@ export const restPlugin: FastifyPluginAsync<RestPluginOptions> = async (app, { s
       schema: {
         operationId: route.operation,
         summary: route.summary,
+        ...accessOf(route.operation),
         tags: [route.tag],
-        ...(route.params ? { params: route.params } : {}),
-        body: route.body,
+        ...(route.pathArg ? { params: idParam(route.pathArg) } : {}),
+        body: ref(route.body),
         response: {
-          [route.successStatus]: route.response,
-          ...Object.fromEntries(errorStatuses(route).map((status) => [status, ErrorEnvelope])),
+          [route.successStatus]: response(successDescription(route.successStatus), route.response),
+          ...Object.fromEntries(
+            errorStatuses(route).map((status) => [
+              status,
+              response(ERROR_STATUS_DESCRIPTIONS[status] ?? "Error", ErrorEnvelope),
+            ]),
+          ),
         },
       },
       // Before the body is read: an unauthenticated caller gets 401/403 without the server parsing its body. The
@@ -83,6 +96,10 @@ export const restPlugin: FastifyPluginAsync<RestPluginOptions> = async (app, { s
     });
   }
 
-  let document: OpenApiDocument | undefined;
-  app.get("/openapi.json", async () => (document ??= buildOpenApiDocument(registered)));
+  app.get("/openapi.json", { schema: { hide: true } }, async () => app.swagger());
+  await app.register(fastifySwaggerUi, {
+    routePrefix: "/docs",
+    // Swagger UI's validator badge would call an outside host.
+    uiConfig: { deepLinking: true, validatorUrl: null },
+  });
 };

@@ -3,6 +3,7 @@
 // routes file stays a list of declarations.
 import type { Operation } from "../auth/access-policy";
 import type { Actor } from "../auth/actor";
+import type { z } from "zod";
 import type { Services } from "../services";
 import type { BodySchema } from "./schemas";
 
@@ -15,11 +16,12 @@ export interface RestRoute<Body = unknown> {
   summary: string;
   tag: string;
   successStatus: 200 | 201;
-  params?: object;
+  /** The zod shape of the path's one id (e.g. ProjectIdArg): its name and rule give the path parameter's schema. */
+  pathArg?: z.ZodObject;
   /** Generated from the operation's zod shape; Ajv checks it before run() (types, required and unknown fields). */
   body: BodySchema<Body>;
-  /** The success envelope's schema. */
-  response: object;
+  /** The success envelope's schema (a shared one, named by its $id). */
+  response: { $id: string };
   /** Error statuses the service may answer besides 400/401/403/500 (e.g. 404, 409). */
   domainErrors: number[];
   /** The one service call; params are the validated path strings, body the JSON body of the schema's shape, actor the caller. */
@@ -29,5 +31,5 @@ export interface RestRoute<Body = unknown> {
 /** Declares a route; `body` in run() gets the type of the body schema's zod shape, so no route takes `any`. */
 export const restRoute = <Body>(route: RestRoute<Body>): RestRoute<Body> => route;
 
-/** A path id validated by idParam(): digits only, so Number() is exact or, past 2^53, rejected by the service. */
+/** A path id checked by idParam(): digits only; the service checks its range (Number() past 2^53 is out of it). */
 export const pathId = (value: string): number => Number(value);

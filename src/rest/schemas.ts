@@ -1,7 +1,11 @@
-// JSON schemas of the REST facade: request shapes and response shapes. The routes validate and serialise with them
-// and the OpenAPI document is generated from them; openapi.ts names the exported objects as components. Request
-// bodies are generated from the components' zod shapes (shared/input-json-schema.ts).
+// JSON schemas of the REST facade: request shapes and response shapes. The routes validate and serialise with them,
+// and @fastify/swagger generates the OpenAPI document from the routes: each shared schema carries an `$id` (its
+// component name; SHARED_SCHEMAS lists them) and the routes and other schemas refer to it by `{ $ref: "<$id>#" }`.
+//
+// Request bodies are generated from the components' zod shapes (shared/input-json-schema.ts), resources from their
+// GraphQL types (resourceSchema).
 import { getNullableType, isEnumType, isNonNullType, type GraphQLLeafType } from "graphql";
+import type { z } from "zod";
 import { AssignTeacherSchema, CreateProjectSchema, UpdateProjectStatusSchema } from "../components/projects";
 import { UpdateStudentSchema } from "../components/students";
 import { UpdateTeacherSchema } from "../components/teachers";
@@ -9,24 +13,41 @@ import { valueFieldsOf } from "../graphql/schema";
 import { ErrorCode } from "../shared/errors";
 import { inputJsonSchema, type InputJsonSchema } from "../shared/input-json-schema";
 
-/** A request body's JSON schema (the TypeScript type of the body it accepts rides along for restRoute). */
-export type BodySchema<Body> = InputJsonSchema<Body>;
+/** A request body's JSON schema, named as a component (the TypeScript type of the body rides along for restRoute). */
+export type BodySchema<Body> = InputJsonSchema<Body> & { readonly $id: string };
 
-export const idParam = (param: string) =>
-  ({
+/** A reference to a shared schema, as the routes and other schemas write it. */
+export const ref = (schema: { $id: string }) => ({ $ref: `${schema.$id}#` }) as const;
+
+/** The body schema of a zod input shape, named as a component. */
+const bodySchema = <S extends z.ZodType>(id: string, shape: S): BodySchema<z.input<S>> => ({
+  $id: id,
+  ...inputJsonSchema(shape),
+});
+
+/**
+ * The path parameter of an id argument's zod shape (e.g. ProjectIdArg): digits only here; its range, given in the
+ * description, is checked by the service with the same rule as the GraphQL argument.
+ */
+export function idParam(arg: z.ZodObject) {
+  const [[param, rule]] = Object.entries(arg.shape);
+  return {
     type: "object",
     required: [param],
-    properties: { [param]: { type: "string", pattern: "^[1-9][0-9]*$", description: "a whole number of at least 1" } },
+    properties: {
+      [param]: { type: "string", pattern: "^[1-9][0-9]*$", description: (rule as z.ZodType).meta()?.description },
+    },
     additionalProperties: false,
-  }) as const;
+  } as const;
+}
 
 // ---- request bodies
 
-export const CreateProjectInput = inputJsonSchema(CreateProjectSchema);
-export const AssignTeacherInput = inputJsonSchema(AssignTeacherSchema);
-export const UpdateProjectStatusInput = inputJsonSchema(UpdateProjectStatusSchema);
-export const UpdateTeacherInput = inputJsonSchema(UpdateTeacherSchema);
-export const UpdateStudentInput = inputJsonSchema(UpdateStudentSchema);
+export const CreateProjectInput = bodySchema("CreateProjectInput", CreateProjectSchema);
+export const AssignTeacherInput = bodySchema("AssignTeacherInput", AssignTeacherSchema);
+export const UpdateProjectStatusInput = bodySchema("UpdateProjectStatusInput", UpdateProjectStatusSchema);
+export const UpdateTeacherInput = bodySchema("UpdateTeacherInput", UpdateTeacherSchema);
+export const UpdateStudentInput = bodySchema("UpdateStudentInput", UpdateStudentSchema);
 
 // ---- resources
 
@@ -45,18 +66,24 @@ const JSON_TYPES: Record<string, string> = {
  * type, where its fields are declared: every value field (valueFieldsOf), all present (null when empty). Relations
  * (Project.teacher, Project.history, Teacher.projects) are GraphQL's alone.
  */
-function resourceSchema(typeName: string) {
+function resourceSchema<Id extends string>(id: Id) {
   const properties: Record<string, { type: string | string[]; description?: string }> = {};
-  for (const field of valueFieldsOf(typeName)) {
+  for (const field of valueFieldsOf(id)) {
     const value = getNullableType(field.type) as GraphQLLeafType;
     const json = isEnumType(value) ? "string" : JSON_TYPES[value.name];
-    if (!json) throw new Error(`${typeName}.${field.name}: no JSON type for the GraphQL scalar ${value.name}`);
+    if (!json) throw new Error(`${id}.${field.name}: no JSON type for the GraphQL scalar ${value.name}`);
     properties[field.name] = {
       type: isNonNullType(field.type) ? json : [json, "null"],
       ...(field.description ? { description: field.description } : {}),
     };
   }
-  return { type: "object", required: Object.keys(properties), properties, additionalProperties: false } as const;
+  return {
+    $id: id,
+    type: "object",
+    required: Object.keys(properties),
+    properties,
+    additionalProperties: false,
+  } as const;
 }
 
 export const Project = resourceSchema("Project");
@@ -65,9 +92,10 @@ export const Student = resourceSchema("Student");
 
 // ---- envelopes
 
-export const ErrorCodeSchema = { type: "string", enum: Object.values(ErrorCode) } as const;
+export const ErrorCodeSchema = { $id: "ErrorCode", type: "string", enum: Object.values(ErrorCode) } as const;
 
 export const FieldError = {
+  $id: "FieldError",
   type: "object",
   required: ["field", "message", "code"],
   properties: {
@@ -77,12 +105,13 @@ export const FieldError = {
         "the body field or path parameter as the interface names it (end_date, projectId); null: no single field",
     },
     message: { type: "string", description: "what is wrong and how to fix it, naming the field" },
-    code: ErrorCodeSchema,
+    code: ref(ErrorCodeSchema),
   },
   additionalProperties: false,
 } as const;
 
 export const ErrorEnvelope = {
+  $id: "ErrorEnvelope",
   type: "object",
   required: ["success", "message", "code", "errors"],
   properties: {
@@ -91,24 +120,43 @@ export const ErrorEnvelope = {
       type: "string",
       description: "what went wrong (the first problem), naming the offending field where there is one",
     },
-    code: ErrorCodeSchema,
+    code: ref(ErrorCodeSchema),
     errors: {
       type: "array",
-      items: FieldError,
+      items: ref(FieldError),
       description: "every problem found (all invalid fields at once), the first being message and code",
     },
   },
   additionalProperties: false,
 } as const;
 
-const successEnvelope = <T extends object>(data: T) =>
+const successEnvelope = <Id extends string>(id: Id, data: { $id: string }) =>
   ({
+    $id: id,
     type: "object",
     required: ["success", "message", "data"],
-    properties: { success: { type: "boolean", const: true }, message: { type: "string" }, data },
+    properties: { success: { type: "boolean", const: true }, message: { type: "string" }, data: ref(data) },
     additionalProperties: false,
   }) as const;
 
-export const ProjectEnvelope = successEnvelope(Project);
-export const TeacherEnvelope = successEnvelope(Teacher);
-export const StudentEnvelope = successEnvelope(Student);
+export const ProjectEnvelope = successEnvelope("ProjectEnvelope", Project);
+export const TeacherEnvelope = successEnvelope("TeacherEnvelope", Teacher);
+export const StudentEnvelope = successEnvelope("StudentEnvelope", Student);
+
+/** Every schema routes refer to by `$id`: added to the REST plugin's context, they are the document's components. */
+export const SHARED_SCHEMAS: readonly { $id: string }[] = [
+  Project,
+  Teacher,
+  Student,
+  ErrorCodeSchema,
+  FieldError,
+  ErrorEnvelope,
+  ProjectEnvelope,
+  TeacherEnvelope,
+  StudentEnvelope,
+  CreateProjectInput,
+  AssignTeacherInput,
+  UpdateProjectStatusInput,
+  UpdateTeacherInput,
+  UpdateStudentInput,
+];

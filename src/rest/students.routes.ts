@@ -1,7 +1,8 @@
 // REST routes of students: update name and class (email cannot change: the body schema rejects it).
+import { StudentIdArg } from "../components/students";
 import type { RestRoute } from "./route";
 import { pathId, restRoute } from "./route";
-import { idParam, StudentEnvelope, UpdateStudentInput } from "./schemas";
+import { StudentEnvelope, UpdateStudentInput } from "./schemas";
 
 export const studentRoutes: RestRoute[] = [
   restRoute({
@@ -11,7 +12,7 @@ export const studentRoutes: RestRoute[] = [
     summary: "Update a student's name or class",
     tag: "students",
     successStatus: 200,
-    params: idParam("studentId"),
+    pathArg: StudentIdArg,
     body: UpdateStudentInput,
     response: StudentEnvelope,
     domainErrors: [404],

@@ -1,7 +1,8 @@
 // REST routes of teachers: rename. An unknown teacher is 400, as the original interface lists no 404 here.
+import { TeacherIdArg } from "../components/teachers";
 import type { RestRoute } from "./route";
 import { pathId, restRoute } from "./route";
-import { idParam, TeacherEnvelope, UpdateTeacherInput } from "./schemas";
+import { TeacherEnvelope, UpdateTeacherInput } from "./schemas";
 
 export const teacherRoutes: RestRoute[] = [
   restRoute({
@@ -11,7 +12,7 @@ export const teacherRoutes: RestRoute[] = [
     summary: "Rename a teacher",
     tag: "teachers",
     successStatus: 200,
-    params: idParam("teacherId"),
+    pathArg: TeacherIdArg,
     body: UpdateTeacherInput,
     response: TeacherEnvelope,
     domainErrors: [],

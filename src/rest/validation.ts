@@ -7,7 +7,8 @@ import type { SchemaErrorFormatter } from "fastify/types/schema";
 import { ErrorCode, type FieldError } from "../shared/errors";
 import { invalid, jsonType } from "../shared/validation";
 
-export function strictValidatorCompiler(): FastifySchemaCompiler<object> {
+/** `sharedSchemas`: the schemas routes refer to by $id, added (shape only) before the first route compiles. */
+export function strictValidatorCompiler(sharedSchemas: () => unknown[]): FastifySchemaCompiler<object> {
   const ajv = new Ajv({
     coerceTypes: false,
     removeAdditional: false,
@@ -17,7 +18,44 @@ export function strictValidatorCompiler(): FastifySchemaCompiler<object> {
     // parentSchema and data let the messages list the accepted fields and say what was sent.
     verbose: true,
   });
-  return ({ schema }) => ajv.compile(schema);
+  // Bodies: the shape only (types, required and unknown fields). Their value rules, kept in the schemas for the
+  // OpenAPI document, are the services' to check, so every invalid field of a request is reported at once.
+  let added = false;
+  return ({ schema, httpPart }) => {
+    if (!added) {
+      added = true;
+      for (const shared of sharedSchemas()) ajv.addSchema(withoutValueRules(shared));
+    }
+    return ajv.compile(httpPart === "body" ? withoutValueRules(schema) : schema);
+  };
+}
+
+/** Keywords of value rules: the services check these (with their own messages), Ajv does not. */
+const VALUE_KEYWORDS = new Set([
+  "minimum",
+  "maximum",
+  "exclusiveMinimum",
+  "exclusiveMaximum",
+  "minLength",
+  "maxLength",
+  "pattern",
+  "format",
+]);
+
+function withoutValueRules(schema: unknown): object {
+  if (Array.isArray(schema)) return schema.map(withoutValueRules);
+  if (!schema || typeof schema !== "object") return schema as object;
+  return Object.fromEntries(
+    Object.entries(schema)
+      .filter(([key]) => !VALUE_KEYWORDS.has(key))
+      .map(([key, value]) => [
+        key,
+        // Under `properties` the keys are field names (a field may be called "format"): keep them all.
+        key === "properties"
+          ? Object.fromEntries(Object.entries(value as object).map(([name, field]) => [name, withoutValueRules(field)]))
+          : withoutValueRules(value),
+      ]),
+  );
 }
 
 const TYPE_NAMES: Record<string, string> = {
@@ -67,7 +105,7 @@ function describe(error: ErrorObject, part: string): string {
   }
 }
 
-/** Every failure as a FieldError, one per field; the first is the message (Fastify answers it through toErrorReply). */
+/** Every failure as a FieldError, one per field; the first is the message (Fastify answers it through the app's error handler, answers/http-fallback.ts). */
 export const formatSchemaErrors: SchemaErrorFormatter = (errors, dataVar) => {
   const fieldErrors: FieldError[] = [];
   const seen = new Set<string | null>();

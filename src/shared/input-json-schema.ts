@@ -1,27 +1,17 @@
-// The JSON schema of a zod input shape (components/*/*.schemas.ts, the one definition of each input), keeping only
-// the shape: JSON types, required and unknown fields, descriptions. The REST routes check request bodies with it
-// (Ajv, before the service runs) and the GraphQL input types are generated from it (graphql/input-types.ts). Value
-// rules (lengths, dates, URLs, text rules) stay with the zod checks in the services, which report every invalid
-// field at once with the same messages over GraphQL and REST; here they appear only as the descriptions the shapes
-// carry.
+// The JSON schema of a zod input shape (components/*/*.schemas.ts, the one definition of each input): JSON types,
+// required and unknown fields, the ranges of whole numbers and the descriptions. The REST routes check request
+// bodies with it (Ajv checks only the shape: rest/validation.ts leaves out the value keywords) and the OpenAPI
+// document shows it; the GraphQL input types are generated from it (graphql/input-types.ts). Value rules (ranges,
+// lengths, dates, URLs, text rules) stay with the zod checks in the services, which report every invalid field at
+// once with the same messages over GraphQL and REST.
 import { z } from "zod";
 
 /** An input shape's JSON schema, carrying (for the compiler only) the TypeScript type of the input it accepts. */
 export type InputJsonSchema<Input> = Readonly<Record<string, unknown>> & { readonly __input?: Input };
 
-/** Keywords of value rules: the services check these (with their own messages), Ajv does not. */
-const VALUE_KEYWORDS = [
-  "minimum",
-  "maximum",
-  "exclusiveMinimum",
-  "exclusiveMaximum",
-  "minLength",
-  "maxLength",
-  "pattern",
-  "format",
-];
-
 type JsonNode = Record<string, unknown>;
+
+const SCALAR_KEYS = new Set(["type", "description", "minimum", "maximum"]);
 
 /**
  * `anyOf: [{type: "string"}, {type: "null"}]` (how zod writes a nullable field) as `type: ["string", "null"]`, so Ajv
@@ -39,26 +29,25 @@ function collapseNullable(node: JsonNode): JsonNode {
     }
   }
   const anyOf = out.anyOf as JsonNode[] | undefined;
-  const simple = anyOf?.every(
-    (alt) => typeof alt.type === "string" && Object.keys(alt).every((k) => k === "type" || k === "description"),
-  );
+  // One scalar type (with its description and range) or null: a range applies to numbers only, so null still passes.
+  const simple =
+    anyOf?.length === 2 &&
+    anyOf.some((alt) => alt.type === "null" && Object.keys(alt).length === 1) &&
+    anyOf.every((alt) => typeof alt.type === "string" && Object.keys(alt).every((k) => SCALAR_KEYS.has(k)));
   if (anyOf && simple) {
     const { anyOf: _alternatives, ...rest } = out;
-    const description = anyOf.map((alt) => alt.description).find((d) => d !== undefined);
-    return { ...(description === undefined ? {} : { description }), ...rest, type: anyOf.map((alt) => alt.type) };
+    const value = anyOf.find((alt) => alt.type !== "null")!;
+    return { ...value, ...rest, type: [value.type, "null"] };
   }
   return out;
 }
 
-/** The JSON schema of a zod input shape: types, required and unknown fields, descriptions. */
+/** The JSON schema of a zod input shape: types, required and unknown fields, ranges, descriptions. */
 export function inputJsonSchema<S extends z.ZodType>(schema: S): InputJsonSchema<z.input<S>> {
   const { $schema: _dialect, ...json } = z.toJSONSchema(schema, {
     io: "input",
     // Refinements and transforms are value rules; the shape around them is what is kept.
     unrepresentable: "any",
-    override: ({ jsonSchema }) => {
-      for (const keyword of VALUE_KEYWORDS) delete (jsonSchema as Record<string, unknown>)[keyword];
-    },
   });
   return collapseNullable(json) as InputJsonSchema<z.input<S>>;
 }

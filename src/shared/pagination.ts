@@ -25,10 +25,10 @@ export function pageBounds(page: PageRequest | undefined): { offset: number; lim
   const offset = page?.offset ?? 0;
   const limit = page?.limit ?? PAGE_DEFAULT_LIMIT;
   if (!Number.isInteger(offset) || offset < 0 || offset > PAGE_MAX_OFFSET) {
-    throw badRequest(`offset must be a whole number from 0 to ${PAGE_MAX_OFFSET}`);
+    throw badRequest(`offset must be a whole number from 0 to ${PAGE_MAX_OFFSET}`, "offset");
   }
   if (!Number.isInteger(limit) || limit < 1 || limit > PAGE_MAX_LIMIT) {
-    throw badRequest(`limit must be a whole number from 1 to ${PAGE_MAX_LIMIT}`);
+    throw badRequest(`limit must be a whole number from 1 to ${PAGE_MAX_LIMIT}`, "limit");
   }
   return { offset, limit };
 }

@@ -108,11 +108,24 @@ export const nameField = () => textField(LIMITS.name).meta({ description: `trimm
 
 // ---- numbers, dates, addresses
 
-const ID_MESSAGE = "must be a whole number of at least 1";
+/** The largest whole number GraphQL's `Int` can return (32-bit signed): the bound of every id but students'. */
+export const GRAPHQL_INT_MAX = 2_147_483_647;
+/** The largest whole number graphql-scalars' `SafeInt` (and a JavaScript number) holds exactly: students' ids. */
+export const SAFE_INT_MAX = Number.MAX_SAFE_INTEGER;
 
-/** A whole number ≥ 1 (ids, company_id): one message for every way of missing it. */
-export const positiveIdField = () =>
-  z.int({ error: ID_MESSAGE }).min(1, { error: ID_MESSAGE }).meta({ description: "a whole number of at least 1" });
+/**
+ * A whole number from 1 to `max` (ids, company_id, expected_revision): one message for every way of missing it.
+ * The bound is what the GraphQL output type answering the value can return (contract, third revision: "Ranges
+ * both transports can answer"), so nothing one transport accepts breaks a read on the other.
+ */
+export const positiveIdField = (max: number = GRAPHQL_INT_MAX) => {
+  const error = `must be a whole number from 1 to ${max}`;
+  return z
+    .int({ error })
+    .min(1, { error })
+    .max(max, { error })
+    .meta({ description: `a whole number from 1 to ${max}` });
+};
 
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 

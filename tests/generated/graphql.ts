@@ -6,12 +6,12 @@ import type { TypedDocumentNode as DocumentNode } from '@graphql-typed-document-
 export type AssignTeacherInput = {
   /** the project's revision the change was decided on; another revision is CONFLICT and nothing changes */
   expected_revision?: number | null | undefined;
-  /** a whole number of at least 1 */
+  /** a whole number from 1 to 2147483647 */
   new_teacher_id: number;
 };
 
 export type CreateProjectInput = {
-  /** a whole number of at least 1 */
+  /** a whole number from 1 to 2147483647 */
   company_id: number;
   /** a real calendar date written YYYY-MM-DD, not before start_date */
   end_date: string;
@@ -53,11 +53,11 @@ export type ErrorCode =
 
 /** Every field given narrows the list */
 export type ProjectFilterInput = {
-  /** a whole number of at least 1 */
+  /** a whole number from 1 to 2147483647 */
   company_id?: number | null | undefined;
   /** trimmed, 1–64 characters; PROJECT_STATUS_WORKFLOW may restrict it */
   project_status?: string | null | undefined;
-  /** a whole number of at least 1 */
+  /** a whole number from 1 to 2147483647 */
   teacher_id?: number | null | undefined;
 };
 

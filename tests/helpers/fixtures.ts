@@ -1,4 +1,5 @@
 // What every kind of test acts with: header-mode role headers and values unique within the test run.
+import pino from "pino";
 import type { Headers } from "./app";
 
 export const ADMIN: Headers = { "x-user-role": "admin" };
@@ -12,3 +13,6 @@ export function unique(prefix = "x"): string {
   sequence += 1;
   return `${prefix}-${process.pid}-${sequence}`;
 }
+
+/** A logger that writes nothing, for services built outside an app. */
+export const silentLogger = pino({ level: "silent" });

@@ -10,6 +10,7 @@ import {
   RenameTeacherBetweenReadsDocument,
 } from "../generated/graphql";
 import { startTestApp, type TestApp } from "../helpers/app";
+import { silentLogger } from "../helpers/fixtures";
 import { ADMIN, insertProjects, insertTeachers } from "./support";
 
 describe("per-request loaders", () => {
@@ -30,7 +31,7 @@ describe("per-request loaders", () => {
 
   it("when teachers are loaded by ids in any order, then answers follow the keys, with null for an unknown id", async () => {
     await insertTeachers(t.db, [1, 2, 3]);
-    const loaders = createLoaders(createServices(t.db, undefined));
+    const loaders = createLoaders(createServices(t.db, undefined, silentLogger));
     const teachers = await loaders.teacherById.loadMany([3, 99, 1, 2]);
     expect(teachers.map((x) => (x && !(x instanceof Error) ? x.teacher_id : x))).toEqual([3, null, 1, 2]);
   });
@@ -44,7 +45,7 @@ describe("per-request loaders", () => {
       { project_id: 2, teacher_id: 1 },
       { project_id: 5, teacher_id: null },
     ]);
-    const loaders = createLoaders(createServices(t.db, undefined));
+    const loaders = createLoaders(createServices(t.db, undefined, silentLogger));
     const lists = await Promise.all(
       [2, 3, 1, 7].map((id) => loaders.projectsByTeacherId.load({ teacher_id: id, offset: 0, limit: 20 })),
     );

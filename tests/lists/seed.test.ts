@@ -4,6 +4,7 @@ import type { Database } from "../../src/db/database";
 import { seedDatabase, statusPath } from "../../src/seed/seed";
 import { createServices } from "../../src/services";
 import { dropTestDatabase, openTestDatabase } from "../helpers/database";
+import { silentLogger } from "../helpers/fixtures";
 
 const WORKFLOW = parseStatusWorkflow(
   JSON.stringify({
@@ -39,7 +40,7 @@ describe("seedDatabase", () => {
   });
 
   it("when run on an empty database, then it creates 10 teachers, 50 students and 30 projects with counter ids", async () => {
-    const summary = await seedDatabase(createServices(db, undefined));
+    const summary = await seedDatabase(createServices(db, undefined, silentLogger));
     expect(summary.teachers).toEqual({ created: 10, present: 0 });
     expect(summary.students).toEqual({ created: 50, present: 0 });
     expect(summary.projects).toEqual({ created: 30, present: 0 });
@@ -53,7 +54,7 @@ describe("seedDatabase", () => {
   });
 
   it("when run, then projects span several companies and statuses and most have a teacher, every teacher some", async () => {
-    const summary = await seedDatabase(createServices(db, undefined));
+    const summary = await seedDatabase(createServices(db, undefined, silentLogger));
     const { projects } = await contents(db);
     expect(new Set(projects.map((p) => p.company_id)).size).toBeGreaterThanOrEqual(3);
     expect(new Set(projects.map((p) => p.project_status)).size).toBeGreaterThanOrEqual(4);
@@ -66,7 +67,7 @@ describe("seedDatabase", () => {
   });
 
   it("when run a second time, then it adds nothing, changes nothing and takes no new ids", async () => {
-    const services = createServices(db, undefined);
+    const services = createServices(db, undefined, silentLogger);
     await seedDatabase(services);
     const before = await contents(db);
     const again = await seedDatabase(services);
@@ -80,7 +81,7 @@ describe("seedDatabase", () => {
   });
 
   it("when some seed entities already exist, then only the missing ones are created", async () => {
-    const services = createServices(db, undefined);
+    const services = createServices(db, undefined, silentLogger);
     await services.teachers.create({ teacher_name: "Grace Hopper" });
     await services.students.create({
       student_name: "Liam N.",
@@ -105,7 +106,7 @@ describe("seedDatabase", () => {
   });
 
   it("when a status workflow is in force, then projects start in an initial status and reach varied allowed ones", async () => {
-    const summary = await seedDatabase(createServices(db, WORKFLOW), { workflow: WORKFLOW });
+    const summary = await seedDatabase(createServices(db, WORKFLOW, silentLogger), { workflow: WORKFLOW });
     expect(summary.projects.created).toBe(30);
     const { projects } = await contents(db);
     const statuses = new Set(projects.map((p) => p.project_status));

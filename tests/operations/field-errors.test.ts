@@ -74,7 +74,7 @@ describe("field errors", () => {
     const payload = expectFailure(await t.gql(CreateProjectDocument, { input }, STUDENT), "BAD_REQUEST", "company_id");
 
     expect(payload.errors).toEqual([
-      { field: "company_id", message: "company_id must be a whole number of at least 1", code: "BAD_REQUEST" },
+      { field: "company_id", message: "company_id must be a whole number from 1 to 2147483647", code: "BAD_REQUEST" },
       { field: "end_date", message: "end_date 2025-05-31 is before start_date 2025-06-01", code: "BAD_REQUEST" },
     ]);
   });
@@ -101,7 +101,11 @@ describe("field errors", () => {
     );
 
     expect(expectFailure(res, "BAD_REQUEST", "studentId").errors).toEqual([
-      { field: "studentId", message: "studentId must be a whole number of at least 1", code: "BAD_REQUEST" },
+      {
+        field: "studentId",
+        message: "studentId must be a whole number from 1 to 9007199254740991",
+        code: "BAD_REQUEST",
+      },
       { field: "student_name", message: "student_name must not be empty", code: "BAD_REQUEST" },
     ]);
   });

@@ -121,7 +121,8 @@ describe.each(MODES)("body and routing failures (%s mode)", (mode) => {
 describe("internal errors", () => {
   /** The real app on the shared database with a logger whose lines the test can read. */
   async function appWithCapturedLog() {
-    const lines: { msg?: string; level?: number; err?: { message: string; stack?: string } }[] = [];
+    const lines: { msg?: string; level?: number; err?: { message: string; stack?: string }; [key: string]: unknown }[] =
+      [];
     const stream = new Writable({
       write(chunk, _encoding, done) {
         lines.push(JSON.parse(chunk.toString()));
@@ -148,7 +149,7 @@ describe("internal errors", () => {
   it("when a stored record cannot be turned into a response, then it is 500 with a generic message and the detail is logged", async () => {
     const { app, lines, put } = await appWithCapturedLog();
     try {
-      // A record written behind the service's back, without its timestamps: the response mapping throws.
+      // A record written behind the service's back, without its description and timestamps: the API cannot answer it.
       await apps.header.db.models.Project.collection.insertOne({
         _id: "990001",
         project_id: 990_001,
@@ -159,12 +160,19 @@ describe("internal errors", () => {
       const res = await put("/projects/990001/updateStatus", { project_status: "done" });
 
       expectError({ status: res.status, body: JSON.parse(res.text) }, 500, "INTERNAL_SERVER_ERROR", INTERNAL_MESSAGE);
-      expect(res.text).not.toMatch(/Invalid time value|RangeError|\bat /);
+      expect(res.text).not.toMatch(/project_desc|RangeError|\bat /);
       const logged = lines.find((line) => line.msg === "internal error");
       expect(logged).toBeDefined();
       expect(logged!.level).toBe(50);
-      expect(logged!.err!.message).toMatch(/Invalid time value/);
+      expect(logged!.err!.message).toMatch(/projects 990001 breaks the contract's rules/);
       expect(logged!.err!.stack).toEqual(expect.any(String));
+      // The read names what is wrong, and nothing was changed or recorded.
+      expect(lines).toContainEqual(
+        expect.objectContaining({ level: 40, collection: "projects", id: 990_001, field: "project_desc" }),
+      );
+      const stored = await apps.header.db.models.Project.collection.findOne({ _id: "990001" } as never);
+      expect(stored).toMatchObject({ project_status: "planned" });
+      expect(await apps.header.db.models.ProjectRevision.countDocuments({ project_id: 990_001 })).toBe(0);
     } finally {
       await app.close();
     }

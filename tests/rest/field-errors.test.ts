@@ -24,7 +24,7 @@ describe("REST field errors", () => {
     expectError(res, 400, "BAD_REQUEST", "project_desc must not be empty");
     expect(res.body.errors).toEqual([
       { field: "project_desc", message: "project_desc must not be empty", code: "BAD_REQUEST" },
-      { field: "company_id", message: "company_id must be a whole number of at least 1", code: "BAD_REQUEST" },
+      { field: "company_id", message: "company_id must be a whole number from 1 to 2147483647", code: "BAD_REQUEST" },
       { field: "project_url", message: "project_url must be an absolute http or https URL", code: "BAD_REQUEST" },
       { field: "end_date", message: "end_date 2024-12-31 is before start_date 2025-01-10", code: "BAD_REQUEST" },
     ]);
@@ -67,7 +67,11 @@ describe("REST field errors", () => {
       headers: await actingAs("header", "admin"),
     });
     expect(res.body.errors).toEqual([
-      { field: "studentId", message: "studentId must be a whole number of at least 1", code: "BAD_REQUEST" },
+      {
+        field: "studentId",
+        message: "studentId must be a whole number from 1 to 9007199254740991",
+        code: "BAD_REQUEST",
+      },
     ]);
   });
 

@@ -99,7 +99,7 @@ describe.each(MODES)("POST /projects (%s mode)", (mode) => {
   it.each([
     [{ project_name: "   " }, /project_name must not be empty/],
     [{ project_desc: "x".repeat(5001) }, /project_desc must be at most 5000 characters/],
-    [{ company_id: 0 }, /company_id must be a whole number of at least 1/],
+    [{ company_id: 0 }, /company_id must be a whole number from 1 to 2147483647/],
     [{ start_date: "2025-02-30" }, /start_date must be a real calendar date/],
     [{ end_date: "2024-12-31" }, /end_date 2024-12-31 is before start_date 2025-01-10/],
     [{ project_url: "ftp://example.com" }, /project_url must be an absolute http or https URL/],
@@ -268,7 +268,7 @@ describe.each(MODES)("PUT /projects/{projectId}/teacher (%s mode)", (mode) => {
       await put(project.project_id, { new_teacher_id: 0 }),
       400,
       "BAD_REQUEST",
-      /new_teacher_id must be a whole number of at least 1/,
+      /new_teacher_id must be a whole number from 1 to 2147483647/,
     );
     expectError(
       await put(project.project_id, { new_teacher_id: teacher.teacher_id, teacher_id: 1 }),
@@ -286,7 +286,7 @@ describe.each(MODES)("PUT /projects/{projectId}/teacher (%s mode)", (mode) => {
       await put(id, { new_teacher_id: 1 }),
       400,
       "BAD_REQUEST",
-      "projectId must be a whole number of at least 1",
+      "projectId must be a whole number from 1 to 2147483647",
     );
   });
 
@@ -431,7 +431,7 @@ describe.each(MODES)("PUT /projects/{projectId}/updateStatus (%s mode)", (mode) 
       await put(id, { project_status: "done" }),
       400,
       "BAD_REQUEST",
-      "projectId must be a whole number of at least 1",
+      "projectId must be a whole number from 1 to 2147483647",
     );
   });
 

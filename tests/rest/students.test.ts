@@ -132,7 +132,7 @@ describe.each(MODES)("PUT /students/{studentId} (%s mode)", (mode) => {
       await put(id, { class_code: "B2" }),
       400,
       "BAD_REQUEST",
-      "studentId must be a whole number of at least 1",
+      "studentId must be a whole number from 1 to 9007199254740991",
     );
   });
 

@@ -3,7 +3,7 @@
 // envelope assertions (every body is exactly {success, message, data} or {success: false, message, code, errors}).
 import { createServices, type Services } from "../../src/services";
 import { startTestApp, type Headers, type RestBody, type TestApp } from "../helpers/app";
-import { unique } from "../helpers/fixtures";
+import { silentLogger, unique } from "../helpers/fixtures";
 import { bearer, expiredToken, JWT_AUTH, token, unsignedToken, wronglySignedToken } from "../helpers/tokens";
 
 export const MODES = ["header", "jwt"] as const;
@@ -23,7 +23,7 @@ export async function startRestApps(): Promise<RestApps> {
   return {
     header,
     jwt,
-    services: createServices(header.db, undefined),
+    services: createServices(header.db, undefined, silentLogger),
     async close() {
       await jwt.close();
       await header.close();

@@ -95,7 +95,7 @@ describe.each(MODES)("PUT /teachers/{teacherId} (%s mode)", (mode) => {
       await put(id, { teacher_name: "Ada" }),
       400,
       "BAD_REQUEST",
-      "teacherId must be a whole number of at least 1",
+      "teacherId must be a whole number from 1 to 2147483647",
     );
   });
 

@@ -6,3 +6,4 @@ export { createProjectLoaders, type ProjectLoaders } from "./project.loaders";
 export { ProjectService, type ProjectRecord } from "./project.service";
 export * from "./project.schemas";
 export { parseStatusWorkflow, type StatusWorkflow } from "./status-workflow";
+export { storedProjectProblems, storedRevisionProblems } from "./project.stored";

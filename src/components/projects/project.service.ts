@@ -3,6 +3,7 @@
 import { SYSTEM_ACTOR, type Actor } from "../../auth/actor";
 import { conflict, notFound } from "../../shared/errors";
 import { pageBounds, toPage, type Page, type PageRequest } from "../../shared/pagination";
+import { RecordGuard, type AnswerRules, type ReportUnanswerable } from "../../shared/record-guard";
 import { nameKey, validate } from "../../shared/validation";
 import type { TeacherService } from "../teachers";
 import type { ProjectChangeSet } from "./project.model";
@@ -29,12 +30,34 @@ import { assertTransition, initialStatusRule, type StatusWorkflow } from "./stat
 export type { CreateProjectValues, ProjectFilter } from "./project.schemas";
 export type { ProjectChangeRecord, ProjectRecord } from "./project.repository";
 
+/** What the output type of each returned field needs (see shared/record-guard.ts). */
+export const PROJECT_ANSWER_RULES: AnswerRules<ProjectRecord> = {
+  project_id: "int",
+  project_name: "string",
+  project_desc: "string",
+  company_id: "int",
+  project_status: "string",
+  project_url: "string?",
+  start_date: "date",
+  end_date: "date",
+  teacher_id: "int?",
+  revision: "int",
+  created_by: "string?",
+  created_at: "timestamp",
+  updated_at: "timestamp",
+};
+
 export class ProjectService {
+  private readonly guard: RecordGuard<ProjectRecord>;
+
   constructor(
     private readonly projects: ProjectRepository,
     private readonly teachers: TeacherService,
     private readonly workflow: StatusWorkflow | undefined,
-  ) {}
+    report: ReportUnanswerable,
+  ) {
+    this.guard = new RecordGuard("projects", "project_id", PROJECT_ANSWER_RULES, report);
+  }
 
   /** The statuses the workflow allows, in its order; empty when any status is allowed. */
   statuses(): string[] {
@@ -71,13 +94,14 @@ export class ProjectService {
       throw notFound(`teacher ${teacher_id} (new_teacher_id) does not exist`, "new_teacher_id");
     }
     const outcome = await this.projects.change(project_id, "assignTeacher", actor, (current) => {
+      this.guard.one(current);
       checkRevision(current, expected_revision);
       if (current.teacher_id === teacher_id) {
         throw conflict(`teacher ${teacher_id} is already assigned to project ${project_id}`, "new_teacher_id");
       }
       return { teacher_id };
     });
-    return result(project_id, outcome);
+    return this.guard.one(result(project_id, outcome));
   }
 
   async updateStatus(
@@ -95,18 +119,19 @@ export class ProjectService {
       "updateProjectStatus",
       actor,
       (current): ProjectChangeSet => {
+        this.guard.one(current);
         checkRevision(current, expected_revision);
         // Checked against the status this change replaces: a concurrent change that commits first makes us re-check.
         assertTransition(this.workflow, current.project_status, next);
         return current.project_status === next ? {} : { project_status: next };
       },
     );
-    return result(project_id, outcome);
+    return this.guard.one(result(project_id, outcome));
   }
 
   async get(projectId: number): Promise<ProjectRecord | null> {
     const { projectId: project_id } = validate(ProjectIdArg, { projectId });
-    return this.projects.get(project_id);
+    return this.guard.oneOrNull(await this.projects.get(project_id));
   }
 
   /** A page of projects; `total` is counted only when options.total (default true) asks for it. */
@@ -122,7 +147,7 @@ export class ProjectService {
     if (valid.teacher_id != null) query.teacher_id = valid.teacher_id;
     if (valid.project_status != null) query.project_status = valid.project_status;
     const { items, has_more, total } = await this.projects.list(query, bounds, { total: options.total ?? true });
-    return toPage(items, bounds, has_more, total);
+    return toPage(this.guard.keep(items), bounds, has_more, total);
   }
 
   /** The changes of a project, newest first; total is its revision (revisions are numbered from 1). */
@@ -139,8 +164,9 @@ export class ProjectService {
    * Batch read for loaders: one page (offset/limit, checked like every page) of each teacher's projects, in key
    * order, ordered by project_id.
    */
-  findByTeacherIds(teacherIds: readonly number[], page?: PageRequest): Promise<ProjectRecord[][]> {
-    return this.projects.findByTeacherIds(teacherIds, pageBounds(page));
+  async findByTeacherIds(teacherIds: readonly number[], page?: PageRequest): Promise<ProjectRecord[][]> {
+    const lists = await this.projects.findByTeacherIds(teacherIds, pageBounds(page));
+    return lists.map((projects) => this.guard.keep(projects));
   }
 }
 

@@ -3,3 +3,4 @@
 // folder imports any other file of it (eslint.config.mjs enforces that).
 export * from "./student.schemas";
 export { StudentService, type StudentRecord } from "./student.service";
+export { storedStudentProblems } from "./student.stored";

@@ -1,7 +1,7 @@
 // The one definition of the student operations' input shapes (zod): service input types, checks, REST JSON schemas,
 // and the compile-time check of the GraphQL input classes (student.inputs.ts) all come from here.
 import { z } from "zod";
-import { emailField, LIMITS, nameField, positiveIdField, textField } from "../../shared/validation";
+import { emailField, LIMITS, nameField, positiveIdField, SAFE_INT_MAX, textField } from "../../shared/validation";
 
 const classCodeField = () =>
   textField(LIMITS.class_code, "identifier").meta({ description: `trimmed, 1–${LIMITS.class_code} characters` });
@@ -23,7 +23,7 @@ export const UpdateStudentSchema = z
 export const StudentFilterSchema = z.strictObject({ class_code: classCodeField().nullish() });
 
 /** Path or GraphQL argument naming a student (int64 within ±(2^53−1)). */
-export const StudentIdArg = z.strictObject({ studentId: positiveIdField() });
+export const StudentIdArg = z.strictObject({ studentId: positiveIdField(SAFE_INT_MAX) });
 
 /** What updateStudent checks at once: the argument and the input's fields. */
 export const UpdateStudentRequest = StudentIdArg.extend(UpdateStudentSchema.shape);

@@ -2,6 +2,7 @@
 // plain records.
 import { conflict, notFound } from "../../shared/errors";
 import { pageBounds, toPage, type Page, type PageRequest } from "../../shared/pagination";
+import { RecordGuard, type AnswerRules, type ReportUnanswerable } from "../../shared/record-guard";
 import { validate } from "../../shared/validation";
 import type { StudentChanges, StudentRecord, StudentRepository } from "./student.repository";
 import {
@@ -17,8 +18,25 @@ import {
 export type { CreateStudentValues, StudentFilter, UpdateStudentValues } from "./student.schemas";
 export type { StudentRecord } from "./student.repository";
 
+/** What the output type of each returned field needs (see shared/record-guard.ts). */
+export const STUDENT_ANSWER_RULES: AnswerRules<StudentRecord> = {
+  student_id: "safeint",
+  student_name: "string",
+  email: "string",
+  class_code: "string",
+  created_at: "timestamp",
+  updated_at: "timestamp",
+};
+
 export class StudentService {
-  constructor(private readonly students: StudentRepository) {}
+  private readonly guard: RecordGuard<StudentRecord>;
+
+  constructor(
+    private readonly students: StudentRepository,
+    report: ReportUnanswerable,
+  ) {
+    this.guard = new RecordGuard("students", "student_id", STUDENT_ANSWER_RULES, report);
+  }
 
   async create(input: CreateStudentValues): Promise<StudentRecord> {
     const values = validate(CreateStudentSchema, input);
@@ -37,12 +55,12 @@ export class StudentService {
     if (fields.class_code != null) set.class_code = fields.class_code;
     const student = await this.students.update(student_id, set);
     if (!student) throw notFound(`student ${student_id} does not exist`, "studentId");
-    return student;
+    return this.guard.one(student);
   }
 
   async get(studentId: number): Promise<StudentRecord | null> {
     const { studentId: student_id } = validate(StudentIdArg, { studentId });
-    return this.students.get(student_id);
+    return this.guard.oneOrNull(await this.students.get(student_id));
   }
 
   /** A page of students; `total` is counted only when options.total (default true) asks for it. */
@@ -56,6 +74,6 @@ export class StudentService {
     const query: { class_code?: string } = {};
     if (class_code != null) query.class_code = class_code;
     const { items, has_more, total } = await this.students.list(query, bounds, { total: options.total ?? true });
-    return toPage(items, bounds, has_more, total);
+    return toPage(this.guard.keep(items), bounds, has_more, total);
   }
 }

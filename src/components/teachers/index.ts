@@ -5,3 +5,4 @@
 export { createTeacherLoaders, type TeacherLoaders } from "./teacher.loaders";
 export * from "./teacher.schemas";
 export { TeacherService, type TeacherRecord } from "./teacher.service";
+export { storedTeacherProblems } from "./teacher.stored";

@@ -2,6 +2,7 @@
 // plain records.
 import { badRequest } from "../../shared/errors";
 import { pageBounds, toPage, type Page, type PageRequest } from "../../shared/pagination";
+import { RecordGuard, type AnswerRules, type ReportUnanswerable } from "../../shared/record-guard";
 import { validate } from "../../shared/validation";
 import type { TeacherRecord, TeacherRepository } from "./teacher.repository";
 import {
@@ -16,8 +17,23 @@ export type { CreateTeacherValues, UpdateTeacherValues } from "./teacher.schemas
 
 export type { TeacherRecord } from "./teacher.repository";
 
+/** What the output type of each returned field needs (see shared/record-guard.ts). */
+export const TEACHER_ANSWER_RULES: AnswerRules<TeacherRecord> = {
+  teacher_id: "int",
+  teacher_name: "string",
+  created_at: "timestamp",
+  updated_at: "timestamp",
+};
+
 export class TeacherService {
-  constructor(private readonly teachers: TeacherRepository) {}
+  private readonly guard: RecordGuard<TeacherRecord>;
+
+  constructor(
+    private readonly teachers: TeacherRepository,
+    report: ReportUnanswerable,
+  ) {
+    this.guard = new RecordGuard("teachers", "teacher_id", TEACHER_ANSWER_RULES, report);
+  }
 
   async create(input: CreateTeacherValues): Promise<TeacherRecord> {
     const { teacher_name } = validate(CreateTeacherSchema, input);
@@ -29,12 +45,12 @@ export class TeacherService {
     const { teacherId: teacher_id, teacher_name } = validate(UpdateTeacherRequest, { teacherId, ...input });
     const teacher = await this.teachers.rename(teacher_id, teacher_name);
     if (!teacher) throw badRequest(`teacherId ${teacher_id} does not name an existing teacher`, "teacherId");
-    return teacher;
+    return this.guard.one(teacher);
   }
 
   async get(teacherId: number): Promise<TeacherRecord | null> {
     const { teacherId: teacher_id } = validate(TeacherIdArg, { teacherId });
-    return this.teachers.get(teacher_id);
+    return this.guard.oneOrNull(await this.teachers.get(teacher_id));
   }
 
   async exists(teacherId: number): Promise<boolean> {
@@ -42,14 +58,15 @@ export class TeacherService {
   }
 
   /** Batch read for loaders: results in key order, null for missing ids. */
-  findByIds(ids: readonly number[]): Promise<(TeacherRecord | null)[]> {
-    return this.teachers.findByIds(ids);
+  async findByIds(ids: readonly number[]): Promise<(TeacherRecord | null)[]> {
+    // A teacher the API cannot answer reads as absent (reported): the project pointing at it still answers.
+    return (await this.teachers.findByIds(ids)).map((t) => (t && this.guard.answerable(t) ? t : null));
   }
 
   /** A page of teachers; `total` is counted only when options.total (default true) asks for it. */
   async list(page?: PageRequest, options: { total?: boolean } = {}): Promise<Page<TeacherRecord>> {
     const bounds = pageBounds(page);
     const { items, has_more, total } = await this.teachers.list(bounds, { total: options.total ?? true });
-    return toPage(items, bounds, has_more, total);
+    return toPage(this.guard.keep(items), bounds, has_more, total);
   }
 }

@@ -5,7 +5,7 @@ type Exact<T extends { [key: string]: unknown }> = { [K in keyof T]: T[K] };
 export type Incremental<T> = T | { [P in keyof T]?: P extends ' $fragmentName' | '__typename' ? T[P] : never };
 import type { DocumentTypeDecoration } from '@graphql-typed-document-node/core';
 export type CreateProjectInput = {
-  /** a whole number of at least 1 */
+  /** a whole number from 1 to 2147483647 */
   company_id: number;
   /** a real calendar date written YYYY-MM-DD, not before start_date */
   end_date: string;

@@ -1,0 +1,86 @@
+// The contract's rules for a stored project document (npm run db:check): its input fields under the input rules,
+// the fields the service adds, and the keys derived from them.
+import { z } from "zod";
+import { idKey } from "../../db/id-key";
+import { storedId, storedProblems, storedTimestamp, quoted, type StoredProblem } from "../../shared/stored-rules";
+import type { HasFields } from "../../shared/field-checks";
+import { nameKey } from "../../shared/validation";
+import { ACTOR_ROLES } from "../../auth/actor";
+import type { ProjectDoc, ProjectRevisionDoc } from "./project.model";
+import { revisionKey } from "./project.repository";
+import { CreateProjectSchema } from "./project.schemas";
+
+/** What the service adds to a project's input when it stores it. */
+const StoredProjectFields = z.strictObject({
+  project_id: storedId(),
+  teacher_id: storedId().nullable(),
+  revision: storedId(),
+  created_by: z.string().nullable(),
+  created_at: storedTimestamp(),
+  updated_at: storedTimestamp(),
+});
+
+/** The fields npm run db:check has a rule for: the input shape's, those the service adds, the derived keys. */
+type CheckedProjectFields = z.input<typeof CreateProjectSchema> &
+  z.input<typeof StoredProjectFields> &
+  Pick<ProjectDoc, "_id" | "name_key">;
+true satisfies HasFields<
+  CheckedProjectFields,
+  ProjectDoc,
+  "stored (PROJECT_FIELDS in project.model.ts) but npm run db:check has no rule for it: add it to StoredProjectFields in this file"
+>;
+true satisfies HasFields<
+  ProjectDoc,
+  CheckedProjectFields,
+  "npm run db:check has a rule for it but it is not stored: remove it from StoredProjectFields in this file"
+>;
+
+export function storedProjectProblems(doc: Record<string, unknown>): StoredProblem[] {
+  const problems = [...storedProblems(doc, CreateProjectSchema), ...storedProblems(doc, StoredProjectFields)];
+  if (Number.isInteger(doc.project_id) && doc._id !== idKey(doc.project_id as number)) {
+    problems.push({ field: "_id", rule: `must be "${idKey(doc.project_id as number)}" (stored: ${quoted(doc._id)})` });
+  }
+  if (typeof doc.project_name === "string" && doc.name_key !== nameKey(doc.project_name)) {
+    problems.push({
+      field: "name_key",
+      rule: `must be ${quoted(nameKey(doc.project_name))}, project_name folded (stored: ${quoted(doc.name_key)})`,
+    });
+  }
+  return problems;
+}
+
+const OPERATIONS = ["createProject", "assignTeacher", "updateProjectStatus"] as const;
+
+const StoredRevisionFields = z.strictObject({
+  project_id: storedId(),
+  revision: storedId(),
+  operation: z.enum(OPERATIONS, { error: `must be one of ${OPERATIONS.join(", ")}` }),
+  actor_id: z.string().nullable(),
+  actor_role: z.enum(ACTOR_ROLES, { error: `must be one of ${ACTOR_ROLES.join(", ")}` }),
+  at: storedTimestamp(),
+  set: z.record(z.string(), z.unknown(), { error: "must be an object of the new values" }),
+  changes: z.array(z.strictObject({ field: z.string(), from: z.string().nullable(), to: z.string().nullable() }), {
+    error: "must be a list of {field, from, to} with text or null values",
+  }),
+});
+
+type CheckedRevisionFields = z.input<typeof StoredRevisionFields> & Pick<ProjectRevisionDoc, "_id">;
+true satisfies HasFields<
+  CheckedRevisionFields,
+  ProjectRevisionDoc,
+  "stored (ProjectRevisionDoc in project.model.ts) but npm run db:check has no rule for it: add it to StoredRevisionFields in this file"
+>;
+true satisfies HasFields<
+  ProjectRevisionDoc,
+  CheckedRevisionFields,
+  "npm run db:check has a rule for it but it is not stored: remove it from StoredRevisionFields in this file"
+>;
+
+export function storedRevisionProblems(doc: Record<string, unknown>): StoredProblem[] {
+  const problems = storedProblems(doc, StoredRevisionFields);
+  if (Number.isInteger(doc.project_id) && Number.isInteger(doc.revision)) {
+    const key = revisionKey(doc.project_id as number, doc.revision as number);
+    if (doc._id !== key) problems.push({ field: "_id", rule: `must be "${key}" (stored: ${quoted(doc._id)})` });
+  }
+  return problems;
+}

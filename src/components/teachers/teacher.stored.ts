@@ -1,0 +1,36 @@
+// The contract's rules for a stored teacher document (npm run db:check).
+import { z } from "zod";
+import { idKey } from "../../db/id-key";
+import { quoted, storedId, storedProblems, storedTimestamp, type StoredProblem } from "../../shared/stored-rules";
+import type { HasFields } from "../../shared/field-checks";
+import type { TeacherDoc } from "./teacher.model";
+import { CreateTeacherSchema } from "./teacher.schemas";
+
+const StoredTeacherFields = z.strictObject({
+  teacher_id: storedId(),
+  created_at: storedTimestamp(),
+  updated_at: storedTimestamp(),
+});
+
+/** The fields npm run db:check has a rule for: the input shape's, those the service adds, the derived keys. */
+type CheckedTeacherFields = z.input<typeof CreateTeacherSchema> &
+  z.input<typeof StoredTeacherFields> &
+  Pick<TeacherDoc, "_id">;
+true satisfies HasFields<
+  CheckedTeacherFields,
+  TeacherDoc,
+  "stored (TEACHER_FIELDS in teacher.model.ts) but npm run db:check has no rule for it: add it to StoredTeacherFields in this file"
+>;
+true satisfies HasFields<
+  TeacherDoc,
+  CheckedTeacherFields,
+  "npm run db:check has a rule for it but it is not stored: remove it from StoredTeacherFields in this file"
+>;
+
+export function storedTeacherProblems(doc: Record<string, unknown>): StoredProblem[] {
+  const problems = [...storedProblems(doc, CreateTeacherSchema), ...storedProblems(doc, StoredTeacherFields)];
+  if (Number.isInteger(doc.teacher_id) && doc._id !== idKey(doc.teacher_id as number)) {
+    problems.push({ field: "_id", rule: `must be "${idKey(doc.teacher_id as number)}" (stored: ${quoted(doc._id)})` });
+  }
+  return problems;
+}

@@ -1,0 +1,94 @@
+// Reads never let one stored record break an answer. A record can break the contract's rules when it arrives by an
+// import or a direct write (the service itself never stores one: every write is validated): GraphQL's Int cannot
+// return 2^31, a non-null field cannot return null, and one such item would turn a whole page into an internal error
+// for every caller. Each resource declares, per field of its record, what its output type needs (AnswerRules, typed
+// so a new field cannot be forgotten); the services keep only records that meet it and report the others (collection,
+// id, field) for the log. `npm run db:check` lists every such record, and the rest of the contract's rules, at once.
+import { DomainError, ErrorCode, INTERNAL_MESSAGE } from "./errors";
+
+export type AnswerRule = "int" | "int?" | "safeint" | "string" | "string?" | "date" | "timestamp";
+
+/** One rule per field of the record R. */
+export type AnswerRules<R> = { readonly [K in keyof R]-?: AnswerRule };
+
+export interface UnanswerableRecord {
+  collection: string;
+  id: unknown;
+  field: string;
+  rule: AnswerRule;
+  /** The stored value, shortened for the log. */
+  value: string;
+}
+
+export type ReportUnanswerable = (problem: UnanswerableRecord) => void;
+
+const INT_MIN = -2_147_483_648;
+const INT_MAX = 2_147_483_647;
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,3})?Z$/;
+
+const CHECKS: Record<AnswerRule, (value: unknown) => boolean> = {
+  int: (v) => Number.isInteger(v) && (v as number) >= INT_MIN && (v as number) <= INT_MAX,
+  "int?": (v) => v === null || CHECKS.int(v),
+  safeint: (v) => Number.isSafeInteger(v),
+  string: (v) => typeof v === "string",
+  "string?": (v) => v === null || typeof v === "string",
+  date: (v) => typeof v === "string" && DATE.test(v),
+  timestamp: (v) => typeof v === "string" && TIMESTAMP.test(v),
+};
+
+/** The first field of the record its output type cannot return, or null. */
+export function unanswerableField<R extends object>(record: R, rules: AnswerRules<R>): keyof R | null {
+  for (const field of Object.keys(rules) as (keyof R)[]) {
+    if (!CHECKS[rules[field]](record[field])) return field;
+  }
+  return null;
+}
+
+/** A stored date as the API writes it (ISO 8601, UTC); an invalid one stays as it is, for the guard to report. */
+export function isoTimestamp(value: unknown): string {
+  const date = value instanceof Date ? value : new Date(value as string);
+  return Number.isNaN(date.getTime()) ? String(value) : date.toISOString();
+}
+
+export class RecordGuard<R extends object> {
+  constructor(
+    private readonly collection: string,
+    private readonly idField: keyof R,
+    private readonly rules: AnswerRules<R>,
+    private readonly report: ReportUnanswerable,
+  ) {}
+
+  /** The records the API can answer; each other one is reported and left out. */
+  keep(records: R[]): R[] {
+    return records.filter((record) => this.answerable(record));
+  }
+
+  /** The record, if the API can answer it; else it is reported and the request fails as an internal error. */
+  one(record: R): R {
+    if (this.answerable(record)) return record;
+    throw new DomainError(ErrorCode.INTERNAL_SERVER_ERROR, INTERNAL_MESSAGE, {
+      cause: new Error(
+        `${this.collection} ${String(record[this.idField])} breaks the contract's rules (npm run db:check)`,
+      ),
+    });
+  }
+
+  oneOrNull(record: R | null): R | null {
+    return record === null ? null : this.one(record);
+  }
+
+  /** Whether the record can be answered; reports it when not. */
+  answerable(record: R): boolean {
+    const field = unanswerableField(record, this.rules);
+    if (field === null) return true;
+    this.report({
+      collection: this.collection,
+      id: record[this.idField],
+      field: String(field),
+      rule: this.rules[field],
+      value: JSON.stringify(record[field] ?? null).slice(0, 80),
+    });
+    return false;
+  }
+}
