@@ -1,27 +1,9 @@
 // Persistence of projects (Mongoose). Separate from the GraphQL type; the service maps documents to plain objects.
 import { Schema, type Connection, type Model } from "mongoose";
-import { storedSchema, type DocOf, type StoredFields } from "../../db/stored-fields";
+import { storedSchema } from "../../db/stored-fields";
+import { PROJECT_FIELDS, type ProjectDoc } from "./project.fields";
 
-/** Every field a project stores, declared once: ProjectDoc, the Mongoose schema and ProjectRecord follow from it. */
-export const PROJECT_FIELDS = {
-  project_id: { type: Number, required: true },
-  project_name: { type: String, required: true },
-  /** Trimmed, case-folded project_name: unique per company_id (no collation on FerretDB). */
-  name_key: { type: String, required: true },
-  project_desc: { type: String, required: true },
-  company_id: { type: Number, required: true },
-  project_status: { type: String, required: true },
-  project_url: { type: String, default: null },
-  start_date: { type: String, required: true },
-  end_date: { type: String, required: true },
-  teacher_id: { type: Number, default: null },
-  /** 1 when created, +1 on every change; the project is "brought up" to its newest ProjectRevisionDoc. */
-  revision: { type: Number, default: 1 },
-  /** The caller id that created it, if known. */
-  created_by: { type: String, default: null },
-} as const satisfies StoredFields;
-
-export type ProjectDoc = DocOf<typeof PROJECT_FIELDS>;
+export { PROJECT_FIELDS, type ProjectDoc } from "./project.fields";
 
 const projectSchema = storedSchema("projects", "project_id", PROJECT_FIELDS);
 

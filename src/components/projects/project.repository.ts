@@ -29,7 +29,7 @@ import type {
 import { PROJECT_FIELDS } from "./project.model";
 import { CreateProjectSchema, type ValidCreateProjectValues } from "./project.schemas";
 
-/** A project as the service hands it out (fields declared once, in PROJECT_FIELDS of project.model.ts). */
+/** A project as the service hands it out (fields declared once, in PROJECT_FIELDS of project.fields.ts). */
 export type ProjectRecord = RecordOf<ProjectDoc, "name_key">;
 
 export interface FieldChangeRecord {
@@ -56,17 +56,17 @@ type SetByRepository = "_id" | "project_id" | "teacher_id" | "revision" | "creat
 true satisfies HasFields<
   ProjectDoc,
   NewProjectValues,
-  "in CreateProjectSchema (project.schemas.ts) but not stored, so a new project would drop it: add it to PROJECT_FIELDS in project.model.ts"
+  "in CreateProjectSchema (project.schemas.ts) but not stored, so a new project would drop it: add it to PROJECT_FIELDS in project.fields.ts"
 >;
 true satisfies FieldTypesFit<
   ProjectDoc,
   NewProjectValues,
-  "CreateProjectSchema (project.schemas.ts) gives it a value of another type than PROJECT_FIELDS (project.model.ts) stores"
+  "CreateProjectSchema (project.schemas.ts) gives it a value of another type than PROJECT_FIELDS (project.fields.ts) stores"
 >;
 true satisfies HasFields<
   NewProjectValues,
   Omit<ProjectDoc, SetByRepository>,
-  "stored (PROJECT_FIELDS in project.model.ts) but not in CreateProjectSchema: add it to project.schemas.ts, or to SetByRepository in project.repository.ts if ProjectRepository.create sets it"
+  "stored (PROJECT_FIELDS in project.fields.ts) but not in CreateProjectSchema: add it to project.schemas.ts, or to SetByRepository in project.repository.ts if ProjectRepository.create sets it"
 >;
 
 export interface ProjectQuery {

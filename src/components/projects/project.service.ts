@@ -1,11 +1,13 @@
 // Project use cases: create, assign a teacher, change status, read, list and history. The rules live here; the
 // repository (project.repository.ts) stores, claims revisions and returns plain records.
+import { answerRulesOf } from "../../db/answer-rules";
 import { SYSTEM_ACTOR, type Actor } from "../../auth/actor";
 import { conflict, notFound } from "../../shared/errors";
 import { pageBounds, toPage, type Page, type PageRequest } from "../../shared/pagination";
 import { RecordGuard, type AnswerRules, type ReportUnanswerable } from "../../shared/record-guard";
 import { nameKey, validate } from "../../shared/validation";
 import type { TeacherService } from "../teachers";
+import { PROJECT_FIELDS } from "./project.fields";
 import type { ProjectChangeSet } from "./project.model";
 import type {
   ChangeOutcome,
@@ -31,21 +33,10 @@ export type { CreateProjectValues, ProjectFilter } from "./project.schemas";
 export type { ProjectChangeRecord, ProjectRecord } from "./project.repository";
 
 /** What the output type of each returned field needs (see shared/record-guard.ts). */
-export const PROJECT_ANSWER_RULES: AnswerRules<ProjectRecord> = {
-  project_id: "int",
-  project_name: "string",
-  project_desc: "string",
-  company_id: "int",
-  project_status: "string",
-  project_url: "string?",
+export const PROJECT_ANSWER_RULES: AnswerRules<ProjectRecord> = answerRulesOf(PROJECT_FIELDS, ["name_key"], {
   start_date: "date",
   end_date: "date",
-  teacher_id: "int?",
-  revision: "int",
-  created_by: "string?",
-  created_at: "timestamp",
-  updated_at: "timestamp",
-};
+});
 
 export class ProjectService {
   private readonly guard: RecordGuard<ProjectRecord>;

@@ -27,7 +27,7 @@ type CheckedProjectFields = z.input<typeof CreateProjectSchema> &
 true satisfies HasFields<
   CheckedProjectFields,
   ProjectDoc,
-  "stored (PROJECT_FIELDS in project.model.ts) but npm run db:check has no rule for it: add it to StoredProjectFields in this file"
+  "stored (PROJECT_FIELDS in project.fields.ts) but npm run db:check has no rule for it: add it to StoredProjectFields in this file"
 >;
 true satisfies HasFields<
   ProjectDoc,

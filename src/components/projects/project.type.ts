@@ -90,12 +90,12 @@ export const ProjectChangePage = PageType("ProjectChangePage", ProjectChange, {
 true satisfies HasFields<
   Project,
   ProjectRecord,
-  "stored (PROJECT_FIELDS in project.model.ts) but not in the GraphQL type Project: add it with @Field() to project.type.ts"
+  "stored (PROJECT_FIELDS in project.fields.ts) but not in the GraphQL type Project: add it with @Field() to project.type.ts"
 >;
 true satisfies HasFields<
   ProjectRecord,
   Project,
-  "in the GraphQL type Project but not stored: add it to PROJECT_FIELDS in project.model.ts"
+  "in the GraphQL type Project but not stored: add it to PROJECT_FIELDS in project.fields.ts"
 >;
 
 export const ProjectPayload = PayloadType("ProjectPayload", Project);

@@ -1,17 +1,9 @@
 // Persistence of students (Mongoose).
 import type { Connection, Model } from "mongoose";
-import { storedSchema, type DocOf, type StoredFields } from "../../db/stored-fields";
+import { storedSchema } from "../../db/stored-fields";
+import { STUDENT_FIELDS, type StudentDoc } from "./student.fields";
 
-/** Every field a student stores, declared once: StudentDoc, the Mongoose schema and StudentRecord follow from it. */
-export const STUDENT_FIELDS = {
-  student_id: { type: Number, required: true },
-  student_name: { type: String, required: true },
-  /** Lower-cased; unique. */
-  email: { type: String, required: true },
-  class_code: { type: String, required: true },
-} as const satisfies StoredFields;
-
-export type StudentDoc = DocOf<typeof STUDENT_FIELDS>;
+export { STUDENT_FIELDS, type StudentDoc } from "./student.fields";
 
 const studentSchema = storedSchema("students", "student_id", STUDENT_FIELDS);
 

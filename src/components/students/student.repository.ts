@@ -5,7 +5,7 @@ import { idKey } from "../../db/id-key";
 import { recordMapper, type RecordOf } from "../../db/record-of";
 import { STUDENT_FIELDS, type StudentDoc, type StudentModel } from "./student.model";
 
-/** A student as the service hands it out (fields declared once, in STUDENT_FIELDS of student.model.ts). */
+/** A student as the service hands it out (fields declared once, in STUDENT_FIELDS of student.fields.ts). */
 export type StudentRecord = RecordOf<StudentDoc>;
 
 export type StudentChanges = Partial<Pick<StudentDoc, "student_name" | "class_code">>;

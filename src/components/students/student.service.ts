@@ -1,9 +1,11 @@
 // Student use cases: create, update, read and list. The rules live here; student.repository.ts stores and returns
 // plain records.
+import { answerRulesOf } from "../../db/answer-rules";
 import { conflict, notFound } from "../../shared/errors";
 import { pageBounds, toPage, type Page, type PageRequest } from "../../shared/pagination";
 import { RecordGuard, type AnswerRules, type ReportUnanswerable } from "../../shared/record-guard";
 import { validate } from "../../shared/validation";
+import { STUDENT_FIELDS } from "./student.fields";
 import type { StudentChanges, StudentRecord, StudentRepository } from "./student.repository";
 import {
   CreateStudentSchema,
@@ -19,14 +21,9 @@ export type { CreateStudentValues, StudentFilter, UpdateStudentValues } from "./
 export type { StudentRecord } from "./student.repository";
 
 /** What the output type of each returned field needs (see shared/record-guard.ts). */
-export const STUDENT_ANSWER_RULES: AnswerRules<StudentRecord> = {
+export const STUDENT_ANSWER_RULES: AnswerRules<StudentRecord> = answerRulesOf(STUDENT_FIELDS, [], {
   student_id: "safeint",
-  student_name: "string",
-  email: "string",
-  class_code: "string",
-  created_at: "timestamp",
-  updated_at: "timestamp",
-};
+});
 
 export class StudentService {
   private readonly guard: RecordGuard<StudentRecord>;

@@ -20,7 +20,7 @@ type CheckedStudentFields = z.input<typeof CreateStudentSchema> &
 true satisfies HasFields<
   CheckedStudentFields,
   StudentDoc,
-  "stored (STUDENT_FIELDS in student.model.ts) but npm run db:check has no rule for it: add it to StoredStudentFields in this file"
+  "stored (STUDENT_FIELDS in student.fields.ts) but npm run db:check has no rule for it: add it to StoredStudentFields in this file"
 >;
 true satisfies HasFields<
   StudentDoc,

@@ -26,12 +26,12 @@ export class Student implements Omit<StudentRecord, "created_at" | "updated_at">
 true satisfies HasFields<
   Student,
   Omit<StudentRecord, "created_at" | "updated_at">,
-  "stored (STUDENT_FIELDS in student.model.ts) but not in the GraphQL type Student: add it with @Field() to student.type.ts"
+  "stored (STUDENT_FIELDS in student.fields.ts) but not in the GraphQL type Student: add it with @Field() to student.type.ts"
 >;
 true satisfies HasFields<
   Omit<StudentRecord, "created_at" | "updated_at">,
   Student,
-  "in the GraphQL type Student but not stored: add it to STUDENT_FIELDS in student.model.ts"
+  "in the GraphQL type Student but not stored: add it to STUDENT_FIELDS in student.fields.ts"
 >;
 
 export const StudentPayload = PayloadType("StudentPayload", Student);

@@ -1,14 +1,9 @@
 // Persistence of teachers (Mongoose).
 import type { Connection, Model } from "mongoose";
-import { storedSchema, type DocOf, type StoredFields } from "../../db/stored-fields";
+import { storedSchema } from "../../db/stored-fields";
+import { TEACHER_FIELDS, type TeacherDoc } from "./teacher.fields";
 
-/** Every field a teacher stores, declared once: TeacherDoc, the Mongoose schema and TeacherRecord follow from it. */
-export const TEACHER_FIELDS = {
-  teacher_id: { type: Number, required: true },
-  teacher_name: { type: String, required: true },
-} as const satisfies StoredFields;
-
-export type TeacherDoc = DocOf<typeof TEACHER_FIELDS>;
+export { TEACHER_FIELDS, type TeacherDoc } from "./teacher.fields";
 
 const teacherSchema = storedSchema("teachers", "teacher_id", TEACHER_FIELDS);
 

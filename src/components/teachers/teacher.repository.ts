@@ -5,7 +5,7 @@ import { idKey } from "../../db/id-key";
 import { recordMapper, type RecordOf } from "../../db/record-of";
 import { TEACHER_FIELDS, type TeacherDoc, type TeacherModel } from "./teacher.model";
 
-/** A teacher as the service hands it out (fields declared once, in TEACHER_FIELDS of teacher.model.ts). */
+/** A teacher as the service hands it out (fields declared once, in TEACHER_FIELDS of teacher.fields.ts). */
 export type TeacherRecord = RecordOf<TeacherDoc>;
 
 const toTeacherRecord = recordMapper(TEACHER_FIELDS);

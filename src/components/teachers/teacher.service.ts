@@ -1,9 +1,11 @@
 // Teacher use cases: create, rename, read and list. The rules live here; teacher.repository.ts stores and returns
 // plain records.
+import { answerRulesOf } from "../../db/answer-rules";
 import { badRequest } from "../../shared/errors";
 import { pageBounds, toPage, type Page, type PageRequest } from "../../shared/pagination";
 import { RecordGuard, type AnswerRules, type ReportUnanswerable } from "../../shared/record-guard";
 import { validate } from "../../shared/validation";
+import { TEACHER_FIELDS } from "./teacher.fields";
 import type { TeacherRecord, TeacherRepository } from "./teacher.repository";
 import {
   CreateTeacherSchema,
@@ -18,12 +20,7 @@ export type { CreateTeacherValues, UpdateTeacherValues } from "./teacher.schemas
 export type { TeacherRecord } from "./teacher.repository";
 
 /** What the output type of each returned field needs (see shared/record-guard.ts). */
-export const TEACHER_ANSWER_RULES: AnswerRules<TeacherRecord> = {
-  teacher_id: "int",
-  teacher_name: "string",
-  created_at: "timestamp",
-  updated_at: "timestamp",
-};
+export const TEACHER_ANSWER_RULES: AnswerRules<TeacherRecord> = answerRulesOf(TEACHER_FIELDS);
 
 export class TeacherService {
   private readonly guard: RecordGuard<TeacherRecord>;

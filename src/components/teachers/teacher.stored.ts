@@ -19,7 +19,7 @@ type CheckedTeacherFields = z.input<typeof CreateTeacherSchema> &
 true satisfies HasFields<
   CheckedTeacherFields,
   TeacherDoc,
-  "stored (TEACHER_FIELDS in teacher.model.ts) but npm run db:check has no rule for it: add it to StoredTeacherFields in this file"
+  "stored (TEACHER_FIELDS in teacher.fields.ts) but npm run db:check has no rule for it: add it to StoredTeacherFields in this file"
 >;
 true satisfies HasFields<
   TeacherDoc,

@@ -19,12 +19,12 @@ export class Teacher implements Omit<TeacherRecord, "created_at" | "updated_at">
 true satisfies HasFields<
   Teacher,
   Omit<TeacherRecord, "created_at" | "updated_at">,
-  "stored (TEACHER_FIELDS in teacher.model.ts) but not in the GraphQL type Teacher: add it with @Field() to teacher.type.ts"
+  "stored (TEACHER_FIELDS in teacher.fields.ts) but not in the GraphQL type Teacher: add it with @Field() to teacher.type.ts"
 >;
 true satisfies HasFields<
   Omit<TeacherRecord, "created_at" | "updated_at">,
   Teacher,
-  "in the GraphQL type Teacher but not stored: add it to TEACHER_FIELDS in teacher.model.ts"
+  "in the GraphQL type Teacher but not stored: add it to TEACHER_FIELDS in teacher.fields.ts"
 >;
 
 export const TeacherPayload = PayloadType("TeacherPayload", Teacher);
