@@ -32,7 +32,7 @@ true satisfies HasFields<
 true satisfies HasFields<
   ProjectDoc,
   CheckedProjectFields,
-  "npm run db:check has a rule for it but it is not stored: remove it from StoredProjectFields in this file"
+  "npm run db:check has a rule for it (from CreateProjectSchema or StoredProjectFields) but it is not stored: add it to PROJECT_FIELDS in project.fields.ts"
 >;
 
 export function storedProjectProblems(doc: Record<string, unknown>): StoredProblem[] {

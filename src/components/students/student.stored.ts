@@ -25,7 +25,7 @@ true satisfies HasFields<
 true satisfies HasFields<
   StudentDoc,
   CheckedStudentFields,
-  "npm run db:check has a rule for it but it is not stored: remove it from StoredStudentFields in this file"
+  "npm run db:check has a rule for it (from CreateStudentSchema or StoredStudentFields) but it is not stored: add it to STUDENT_FIELDS in student.fields.ts"
 >;
 
 export function storedStudentProblems(doc: Record<string, unknown>): StoredProblem[] {
