@@ -1,6 +1,6 @@
 // The domain services of one app instance; stateless, shared by GraphQL and REST.
 import { ProjectService, type StatusWorkflow } from "./components/projects";
-import { ProjectRepository } from "./components/projects/persistence";
+import { ProjectChangeLog, ProjectRepository } from "./components/projects/persistence";
 import { StudentService } from "./components/students";
 import { StudentRepository } from "./components/students/persistence";
 import { TeacherService } from "./components/teachers";
@@ -19,7 +19,7 @@ export function createServices(db: Database, workflow: StatusWorkflow | undefine
     teachers,
     students: new StudentService(new StudentRepository(db.models.Student, db.ids)),
     projects: new ProjectService(
-      new ProjectRepository(db.models.Project, db.models.ProjectRevision, db.ids),
+      new ProjectRepository(db.models.Project, new ProjectChangeLog(db.models.ProjectChange, db.ids), db.ids),
       teachers,
       workflow,
     ),

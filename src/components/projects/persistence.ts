@@ -7,3 +7,11 @@ export {
   type ProjectRevisionModel,
 } from "./project.model";
 export { ProjectRepository, revisionKey } from "./project.repository";
+export {
+  createProjectChangeModel,
+  voidKey,
+  type ProjectChangeDoc,
+  type ProjectChangeModel,
+} from "./project-changes.model";
+export { ProjectChangeLog, type ChangeLogEntry, type CommittedChange } from "./project-changes.log";
+export { migrateProjectRevisions } from "./project-changes.migration";

@@ -3,9 +3,10 @@
 // is atomic (conditional updates read, then write) and only a filter on `_id` alone uses an index:
 //
 // - Every read and write of one project is by its string `_id` (db/id-key.ts).
-// - A change is committed by inserting its immutable revision document under `_id` = revisionKey(project, n), n the
-//   project's revision + 1. Of concurrent changes exactly one such insert succeeds; the others get a duplicate key,
-//   re-read (now seeing the winner's change) and re-decide. No conditional update decides anything.
+// - A change is committed by inserting its immutable change document under `_id` = revisionKey(project, n), n the
+//   project's revision + 1, into the change log (project-changes.log.ts, which also gives it a log position `seq`).
+//   Of concurrent changes exactly one such insert succeeds; the others re-read (now seeing the winner's change) and
+//   re-decide. No conditional update decides anything.
 // - Then the project document is brought up to revision n. Readers by id and writers that find revision n + 1
 //   stored (a writer that died between its two writes, or one still between them) apply it — roll forward — and
 //   write the result back, so an acknowledged change is never missing. Revisions store new values, not deltas: applying one twice is harmless,
@@ -13,16 +14,11 @@
 // On MongoDB the same code is correct (the inserts are atomic there too) and each step is one indexed operation.
 import type { Actor } from "../../auth/actor";
 import type { IdAllocator } from "../../db/id-allocator";
-import { isDuplicateKeyError } from "../../db/id-allocator";
 import { idKey } from "../../db/id-key";
 import type { RecordOf } from "../../db/record-of";
-import type {
-  ProjectChangeSet,
-  ProjectDoc,
-  ProjectModel,
-  ProjectRevisionDoc,
-  ProjectRevisionModel,
-} from "./project.model";
+import type { ProjectChangeLog } from "./project-changes.log";
+import type { ProjectChangeDoc, ProjectState } from "./project-changes.model";
+import type { ProjectChangeSet, ProjectDoc, ProjectModel } from "./project.model";
 
 /** A project as the service hands it out (fields declared once, in ProjectDoc). */
 export type ProjectRecord = RecordOf<ProjectDoc, "name_key">;
@@ -80,7 +76,8 @@ const CREATED_FIELDS = [
 
 const asText = (value: unknown): string | null => (value === null || value === undefined ? null : String(value));
 
-function toProjectRecord(doc: ProjectDoc): ProjectRecord {
+/** A stored project (or a project state of the change log) as the service hands it out. */
+export function toProjectRecord(doc: ProjectState): ProjectRecord {
   return {
     project_id: doc.project_id,
     project_name: doc.project_name,
@@ -99,7 +96,10 @@ function toProjectRecord(doc: ProjectDoc): ProjectRecord {
   };
 }
 
-function toChangeRecord(doc: ProjectRevisionDoc): ProjectChangeRecord {
+/** The fields of a change document (change log or legacy revision) that a history entry shows. */
+type ChangeFields = Pick<ProjectChangeDoc, "revision" | "operation" | "actor_id" | "actor_role" | "at" | "changes">;
+
+export function toChangeRecord(doc: ChangeFields): ProjectChangeRecord {
   return {
     revision: doc.revision,
     operation: doc.operation,
@@ -110,8 +110,13 @@ function toChangeRecord(doc: ProjectRevisionDoc): ProjectChangeRecord {
   };
 }
 
-function applyRevision(doc: ProjectDoc, revision: ProjectRevisionDoc): ProjectDoc {
+function applyRevision(doc: ProjectDoc, revision: Pick<ProjectChangeDoc, "set" | "revision" | "at">): ProjectDoc {
   return { ...doc, ...revision.set, revision: revision.revision, updated_at: revision.at };
+}
+
+/** The project state a change document stores (every field but the internal ones). */
+function stateOf({ _id: _key, name_key: _nameKey, ...state }: ProjectDoc): ProjectState {
+  return state;
 }
 
 export class ProjectRepository {
@@ -119,7 +124,7 @@ export class ProjectRepository {
 
   constructor(
     private readonly projects: ProjectModel,
-    private readonly revisions: ProjectRevisionModel,
+    private readonly log: ProjectChangeLog,
     private readonly ids: IdAllocator,
   ) {}
 
@@ -141,22 +146,28 @@ export class ProjectRepository {
       explainDuplicate,
     );
     const doc = created.toObject();
-    // Acknowledged only after this insert too, so an acknowledged creation is always in the history.
-    await this.revisions.create({
-      _id: revisionKey(doc.project_id, 1),
-      project_id: doc.project_id,
-      revision: 1,
-      operation: "createProject",
-      actor_id: actor.id,
-      actor_role: actor.role,
-      at,
-      set: {},
-      changes: CREATED_FIELDS.filter((field) => values[field] !== null).map((field) => ({
-        field,
-        from: null,
-        to: asText(values[field]),
-      })),
-    } satisfies ProjectRevisionDoc);
+    // Acknowledged only after this insert too, so an acknowledged creation is always in the history and the log.
+    const seq = await this.log.append(
+      {
+        _id: revisionKey(doc.project_id, 1),
+        project_id: doc.project_id,
+        revision: 1,
+        operation: "createProject",
+        actor_id: actor.id,
+        actor_role: actor.role,
+        at,
+        set: {},
+        changes: CREATED_FIELDS.filter((field) => values[field] !== null).map((field) => ({
+          field,
+          from: null,
+          to: asText(values[field]),
+        })),
+        project: stateOf(doc),
+      },
+      0,
+    );
+    // Nothing else writes revision 1 of a new id.
+    if (seq === undefined) throw new Error(`revision 1 of new project ${doc.project_id} already exists`);
     return toProjectRecord(doc);
   }
 
@@ -183,10 +194,10 @@ export class ProjectRepository {
     for (let attempt = 0; attempt < MAX_CLAIM_ATTEMPTS; attempt++) {
       const stored = await this.projects.findOne({ _id: idKey(projectId) }).lean();
       if (!stored) return { status: "missing" };
-      const current = await this.rollForward(stored);
+      const { doc: current, seq: baseSeq } = await this.rollForwardWithSeq(stored);
       const set = decide(toProjectRecord(current));
       if (Object.keys(set).length === 0) return { status: "unchanged", project: toProjectRecord(current) };
-      const revision: ProjectRevisionDoc = {
+      const revision: Omit<ProjectChangeDoc, "project" | "seq"> = {
         _id: revisionKey(projectId, (current.revision ?? 1) + 1),
         project_id: projectId,
         revision: (current.revision ?? 1) + 1,
@@ -201,13 +212,10 @@ export class ProjectRepository {
           to: asText(set[field]),
         })),
       };
-      try {
-        await this.revisions.create(revision);
-      } catch (err) {
-        if (isDuplicateKeyError(err)) continue; // another change took this revision: re-read and re-decide
-        throw err;
-      }
       const next = applyRevision(current, revision);
+      // Never below the position of the revision it builds on: a project's revisions keep their order in the log.
+      const seq = await this.log.append({ ...revision, project: stateOf(next) }, baseSeq + 1);
+      if (seq === undefined) continue; // another change took this revision: re-read and re-decide
       // Committed by the insert above: should this update fail, readers roll forward to the change anyway.
       await this.bringUp(next).catch(() => undefined);
       return { status: "changed", project: toProjectRecord(next) };
@@ -273,9 +281,7 @@ export class ProjectRepository {
     const oldest = Math.max(1, newest - bounds.limit + 1);
     const numbers: number[] = [];
     for (let n = newest; n >= oldest; n--) numbers.push(n);
-    const docs = await Promise.all(
-      numbers.map((n) => this.revisions.findOne({ _id: revisionKey(projectId, n) }).lean()),
-    );
+    const docs = await Promise.all(numbers.map((n) => this.log.revision(projectId, n)));
     // Projects stored before revisions existed have no entry for revision 1.
     return docs.flatMap((doc) => (doc ? [toChangeRecord(doc)] : []));
   }
@@ -285,16 +291,35 @@ export class ProjectRepository {
    * between, or dead between, its claim and its update) and writes the result back.
    */
   private async rollForward(doc: ProjectDoc): Promise<ProjectDoc> {
+    return (await this.rollForwardFrom(doc, await this.log.revision(doc.project_id, (doc.revision ?? 1) + 1))).doc;
+  }
+
+  /**
+   * rollForward, and the log position of the newest revision (0 when it has none: a project stored before the log).
+   * The document's own revision is read beside the next one, so this costs no extra round trip.
+   */
+  private async rollForwardWithSeq(doc: ProjectDoc): Promise<{ doc: ProjectDoc; seq: number }> {
+    const revision = doc.revision ?? 1;
+    const [own, next] = await Promise.all([
+      this.log.revision(doc.project_id, revision),
+      this.log.revision(doc.project_id, revision + 1),
+    ]);
+    const rolled = await this.rollForwardFrom(doc, next);
+    return { doc: rolled.doc, seq: rolled.seq ?? own?.seq ?? 0 };
+  }
+
+  private async rollForwardFrom(
+    doc: ProjectDoc,
+    first: ProjectChangeDoc | null,
+  ): Promise<{ doc: ProjectDoc; seq?: number }> {
     let current = doc;
-    for (;;) {
-      const next = await this.revisions
-        .findOne({ _id: revisionKey(doc.project_id, (current.revision ?? 1) + 1) })
-        .lean();
-      if (!next) break;
+    let seq: number | undefined;
+    for (let next = first; next; next = await this.log.revision(doc.project_id, current.revision + 1)) {
       current = applyRevision(current, next);
+      seq = next.seq;
     }
     if (current !== doc) await this.bringUp(current).catch(() => undefined); // best effort: the next reader retries
-    return current;
+    return { doc: current, seq };
   }
 
   /**
