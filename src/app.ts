@@ -7,6 +7,7 @@ import { createAuthenticator } from "./auth/authenticator";
 import type { Config } from "./config";
 import type { Database } from "./db/database";
 import { createApolloServer } from "./graphql/apollo";
+import { createDocumentPolicy } from "./graphql/document-policy";
 import { createLoaders, type Context } from "./graphql/context";
 import { explorerAssets } from "./graphql/explorer";
 import { rootErrorHandler } from "./http/error-handler";
@@ -61,9 +62,11 @@ export async function createApp({ config, logger, db }: AppOptions): Promise<Fas
   const stopObservingDb = metrics.observeDatabase(db.connection.getClient());
   await registerOperations(app, { config, authenticator, metrics });
 
+  const policy = createDocumentPolicy({ production: config.production });
   const apollo = createApolloServer({
     logger,
     production: config.production,
+    policy,
     explorer: config.explorer,
     plugins: [operationOutcomePlugin(metrics)],
   });
