@@ -58,6 +58,12 @@ export interface Config {
   metricsToken?: string;
   /** service.name of the exported spans (OTEL_SERVICE_NAME). */
   otelServiceName: string;
+  /** How often each instance reads the change log for other instances' changes (SUBSCRIPTION_POLL_MS). */
+  subscriptionPollMs: number;
+  /** Most active subscriptions on one WebSocket (SUBSCRIPTIONS_PER_CONNECTION). */
+  subscriptionsPerConnection: number;
+  /** Most WebSocket connections one instance holds (WS_MAX_CONNECTIONS); 0 refuses every one. */
+  wsMaxConnections: number;
 }
 
 export class ConfigError extends Error {
@@ -158,6 +164,9 @@ const envSchema = z.object({
     message: "accepts a bearer token of 16 to 256 printable characters without spaces",
   }),
   OTEL_SERVICE_NAME: optionalString,
+  SUBSCRIPTION_POLL_MS: wholeNumber(250, 10, 60_000),
+  SUBSCRIPTIONS_PER_CONNECTION: wholeNumber(20, 1, 1000),
+  WS_MAX_CONNECTIONS: wholeNumber(1000, 0, 1_000_000),
 });
 
 /** Variables whose value a configuration error must not print. */
@@ -255,6 +264,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     otelEndpoint: e.OTEL_EXPORTER_OTLP_ENDPOINT,
     metricsToken: e.METRICS_TOKEN,
     otelServiceName: e.OTEL_SERVICE_NAME ?? "project-service",
+    subscriptionPollMs: e.SUBSCRIPTION_POLL_MS,
+    subscriptionsPerConnection: e.SUBSCRIPTIONS_PER_CONNECTION,
+    wsMaxConnections: e.WS_MAX_CONNECTIONS,
   };
 }
 
