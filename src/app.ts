@@ -1,12 +1,11 @@
 // createApp(): the HTTP application (Fastify + Apollo at /graphql + health + REST facade, with CORS, the explorer
 // and /docs for browsers), without listening, so tests run it in-process and src/index.ts starts it.
-import fastifyApollo from "@as-integrations/fastify";
 import fastifyCors from "@fastify/cors";
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
 import { createAuthenticator } from "./auth/authenticator";
 import type { Config } from "./config";
 import type { Database } from "./db/database";
-import { createApolloServer } from "./graphql/apollo";
+import { createApolloServer, formatError } from "./graphql/apollo";
 import { createDocumentPolicy } from "./graphql/document-policy";
 import { createLoaders, type Context } from "./graphql/context";
 import { explorerAssets } from "./graphql/explorer";
@@ -24,13 +23,27 @@ import { registerDraining, serverOptions } from "./http/server-options";
 import { restPlugin } from "./rest/rest.plugin";
 import type { Logger } from "./logger";
 import { createServices } from "./services";
+import { registerGraphqlEndpoint } from "./live/graphql-endpoint";
+import { LiveServer } from "./live/graphql-ws";
+import { getSchema } from "./graphql/schema";
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 
 export interface AppOptions {
   // Later options are optional so callers that predate them keep compiling (defaults as in Config).
   config: Pick<Config, "auth" | "statusWorkflow" | "production"> &
-    Partial<Pick<Config, "corsOrigins" | "explorer" | "rateLimitPerMinute" | "metricsToken">>;
+    Partial<
+      Pick<
+        Config,
+        | "corsOrigins"
+        | "explorer"
+        | "rateLimitPerMinute"
+        | "metricsToken"
+        | "subscriptionPollMs"
+        | "subscriptionsPerConnection"
+        | "wsMaxConnections"
+      >
+    >;
   logger: Logger;
   db: Database;
 }
@@ -56,7 +69,10 @@ export async function createApp({ config, logger, db }: AppOptions): Promise<Fas
   // First, so every answer (errors and rate-limit refusals too) carries the CORS headers a browser needs to read it.
   await app.register(fastifyCors, corsOptions(config));
 
-  const services = createServices(db, config.statusWorkflow);
+  const services = createServices(db, config.statusWorkflow, {
+    subscriptionPollMs: config.subscriptionPollMs,
+    onFeedError: (err) => logger.warn({ err }, "reading the change log failed; retrying"),
+  });
   const authenticator = createAuthenticator(config.auth);
   const metrics = new Metrics();
   const stopObservingDb = metrics.observeDatabase(db.connection.getClient());
@@ -73,9 +89,23 @@ export async function createApp({ config, logger, db }: AppOptions): Promise<Fas
   await apollo.start();
   app.addHook("onClose", async () => {
     await apollo.stop();
+    services.projectChanges.stop();
     stopObservingDb();
   });
-  await app.register(fastifyApollo(apollo), {
+  const live = new LiveServer({
+    schema: getSchema(),
+    policy,
+    authenticator,
+    services,
+    metrics,
+    maxConnections: config.wsMaxConnections ?? 1000,
+    subscriptionsPerConnection: config.subscriptionsPerConnection ?? 20,
+    formatError: (formatted, error) => formatError(formatted, error, logger),
+    rateLimit: app.hasDecorator("createRateLimit") ? app.createRateLimit() : undefined,
+  });
+  await registerGraphqlEndpoint(app, {
+    apollo,
+    live,
     context: async (request): Promise<Context> =>
       withRequest(request, {
         caller: await callerOf(request, authenticator),

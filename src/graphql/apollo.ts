@@ -55,10 +55,10 @@ export function createApolloServer(options: {
 }
 
 /**
- * Errors of queries (mutations answer with their payload): domain errors keep their code and message, internal
+ * Errors of queries and subscriptions (mutations answer with their payload): domain errors keep their code and message, internal
  * ones are logged and masked; errors of the document itself (syntax, validation) pass as Apollo formats them.
  */
-function formatError(formatted: GraphQLFormattedError, error: unknown, logger: Logger): GraphQLFormattedError {
+export function formatError(formatted: GraphQLFormattedError, error: unknown, logger: Logger): GraphQLFormattedError {
   const original = unwrapResolverError(error);
   const fromResolver = error instanceof GraphQLError && error.path !== undefined;
   if (!(original instanceof DomainError) && !fromResolver) return withoutRuntimeText(formatted);

@@ -4,7 +4,7 @@ import path from "node:path";
 import "reflect-metadata";
 import { printSchema, type GraphQLSchema } from "graphql";
 import { buildSchemaSync } from "type-graphql";
-import { ProjectResolver } from "../components/projects/graphql";
+import { ProjectChangesResolver, ProjectResolver } from "../components/projects/graphql";
 import { StudentResolver } from "../components/students/graphql";
 import { TeacherResolver } from "../components/teachers/graphql";
 import { REPO_ROOT } from "../config";
@@ -13,7 +13,20 @@ import { wrapMutationsInEnvelope } from "./mutation-payloads";
 
 export const SCHEMA_FILE = path.join(REPO_ROOT, "schema", "schema.graphql");
 
-export const RESOLVERS = [ProjectResolver, TeacherResolver, StudentResolver] as const;
+export const RESOLVERS = [ProjectResolver, TeacherResolver, StudentResolver, ProjectChangesResolver] as const;
+
+/**
+ * type-graphql requires a PubSub once a schema has subscriptions; ours bring their own subscribe function (the change
+ * feed), so nothing publishes through this one.
+ */
+const NO_PUBSUB = {
+  publish(): void {
+    throw new Error("subscriptions are fed by the change log, not by a PubSub");
+  },
+  subscribe(): AsyncIterable<never> {
+    throw new Error("subscriptions are fed by the change log, not by a PubSub");
+  },
+};
 
 let schema: GraphQLSchema | undefined;
 
@@ -27,6 +40,7 @@ export function buildAppSchema(resolvers: readonly [ResolverClass, ...ResolverCl
   const built = buildSchemaSync({
     resolvers,
     authChecker,
+    pubSub: NO_PUBSUB,
     // Values are validated by the domain services, shared with REST; inputs here only fix shapes.
     validate: false,
   });

@@ -4,3 +4,4 @@
 export { Project } from "./project.type";
 export { createProjectLoaders, type ProjectLoaders } from "./project.loaders";
 export { ProjectResolver } from "./project.resolver";
+export { ProjectChangesResolver } from "./project-changes.resolver";

@@ -5,3 +5,9 @@
 export { ProjectService, type ProjectRecord } from "./project.service";
 export * from "./project.schemas";
 export { parseStatusWorkflow, type StatusWorkflow } from "./status-workflow";
+export {
+  ProjectChangeFeed,
+  type ProjectChangeEvent,
+  type ProjectChangeFeedOptions,
+  type SubscriberHooks,
+} from "./project-changes.feed";

@@ -120,10 +120,10 @@ export class ProjectChangeLog {
     return Promise.all(reads);
   }
 
-  /** Revisions `from`…`to` of a project as live events (missing ones left out). */
-  async committedRevisions(projectId: number, from: number, to: number): Promise<CommittedChange[]> {
+  /** Revisions `from`…`to` of a project as committed changes; null where none is stored. */
+  async committedRevisions(projectId: number, from: number, to: number): Promise<(CommittedChange | null)[]> {
     const docs = await this.revisions(projectId, from, to);
-    return docs.flatMap((doc) => (doc ? [toEntry(doc).committed!] : []));
+    return docs.map((doc) => (doc ? toEntry(doc).committed! : null));
   }
 
   /** Up to `limit` entries after position `seq`, in order. Positions may be missing (see the header). */
