@@ -124,6 +124,11 @@ export class LiveServer {
         labelNames: ["code"] as const,
         registers,
       }),
+      slow: new Counter({
+        name: "graphql_ws_slow_consumers_total",
+        help: "Connections closed (1013) because a subscriber fell too far behind",
+        registers,
+      }),
       refused: new Counter({
         name: "graphql_ws_refused_total",
         help: "WebSocket upgrades refused because the instance held WS_MAX_CONNECTIONS",
@@ -315,11 +320,15 @@ export class LiveServer {
       loaders: createLoaders(this.options.services),
       logger: request.log,
       live: {
-        onOverflow: () =>
+        onOverflow: () => {
+          this.gauges.slow.inc();
+          // The close frame follows what the socket still holds; ws cuts the socket if the handshake does not end
+          // within its closeTimeout (30 s). Nothing more is queued meanwhile: the subscriber is closed.
           ctx.extra.socket.close(
             LiveCloseCode.TryAgainLater,
             reason("Slow consumer: too many events unread; reconnect and resume from your last cursor"),
-          ),
+          );
+        },
         authorizeEvent: () => {
           if (caller.expiresAt !== undefined && Date.now() >= caller.expiresAt) {
             ctx.extra.socket.close(
