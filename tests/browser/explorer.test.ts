@@ -100,7 +100,9 @@ describe("EXPLORER=graphiql (the default)", () => {
     await page.goto(`${t.url}/graphql`);
     await page.waitForSelector(".graphiql-container");
     await page.evaluate((query) => {
-      const editor = document.querySelector(".graphiql-query-editor .CodeMirror") as unknown as {
+      // In the page: CodeMirror 5 keeps its editor on its wrapper element.
+      const page = globalThis as unknown as { document: { querySelector(selector: string): unknown } };
+      const editor = page.document.querySelector(".graphiql-query-editor .CodeMirror") as {
         CodeMirror: { setValue(value: string): void };
       };
       editor.CodeMirror.setValue(query);
