@@ -101,8 +101,8 @@ describe("EXPLORER=graphiql (the default)", () => {
     await page.waitForSelector(".graphiql-container");
     await page.evaluate((query) => {
       // In the page: CodeMirror 5 keeps its editor on its wrapper element.
-      const page = globalThis as unknown as { document: { querySelector(selector: string): unknown } };
-      const editor = page.document.querySelector(".graphiql-query-editor .CodeMirror") as {
+      const inPage = globalThis as unknown as { document: { querySelector(selector: string): unknown } };
+      const editor = inPage.document.querySelector(".graphiql-query-editor .CodeMirror") as {
         CodeMirror: { setValue(value: string): void };
       };
       editor.CodeMirror.setValue(query);
