@@ -200,7 +200,15 @@ async function main(): Promise<void> {
   const startCpu = process.cpuUsage();
   const startAt = performance.now();
   const app = await createApp({
-    config: { auth: { mode: "header" }, production: false, explorer: "graphiql", rateLimitPerMinute: 0 },
+    config: {
+      auth: { mode: "header" },
+      production: false,
+      explorer: "graphiql",
+      rateLimitPerMinute: 0,
+      subscriptionPollMs: 250,
+      subscriptionsPerConnection: 20,
+      wsMaxConnections: 1000,
+    },
     logger: pino({ level: "silent" }),
     db,
   });

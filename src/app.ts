@@ -1,6 +1,5 @@
 // createApp(): the HTTP application (Fastify + Apollo at /graphql + health + REST facade, with CORS, the explorer
 // and /docs for browsers), without listening, so tests run it in-process and src/index.ts starts it.
-import fastifyApollo from "@as-integrations/fastify";
 import fastifyCors from "@fastify/cors";
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
 import { appErrorHandler, appNotFoundHandler } from "./answers/http-fallback";
@@ -8,7 +7,9 @@ import { createAuthenticator } from "./auth/authenticator";
 import type { StatusWorkflow } from "./components/projects";
 import type { Config } from "./config";
 import type { Database } from "./db/database";
+import { formatGraphqlError } from "./answers/graphql-error";
 import { createApolloServer } from "./graphql/apollo";
+import { createDocumentPolicy } from "./graphql/document-policy";
 import { createLoaders, type Context } from "./graphql/context";
 import { explorerAssets } from "./graphql/explorer";
 import { registerHealthRoutes } from "./health.routes";
@@ -23,13 +24,25 @@ import { registerDraining, serverOptions } from "./http/server-options";
 import { restPlugin } from "./rest/rest.plugin";
 import type { Logger } from "./logger";
 import { createServices } from "./services";
+import { registerGraphqlEndpoint } from "./live/graphql-endpoint";
+import { LiveServer } from "./live/graphql-ws";
+import { getSchema } from "./graphql/schema";
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 
 /** The part of the service's configuration the app reads (tests and the bench build one with the same fields). */
 export type AppConfig = Pick<
   Config<StatusWorkflow>,
-  "auth" | "statusWorkflow" | "production" | "corsOrigins" | "explorer" | "rateLimitPerMinute" | "metricsToken"
+  | "auth"
+  | "statusWorkflow"
+  | "production"
+  | "corsOrigins"
+  | "explorer"
+  | "rateLimitPerMinute"
+  | "metricsToken"
+  | "subscriptionPollMs"
+  | "subscriptionsPerConnection"
+  | "wsMaxConnections"
 >;
 
 export interface AppOptions {
@@ -61,24 +74,40 @@ export async function createApp({ config, logger, db }: AppOptions): Promise<Fas
   registerPreflightCheck(app);
   await app.register(fastifyCors, corsOptions(config));
 
-  const services = createServices(db, config.statusWorkflow, logger);
+  const services = createServices(db, config.statusWorkflow, logger, config.subscriptionPollMs);
   const authenticator = createAuthenticator(config.auth);
   const metrics = new Metrics();
   const stopObservingDb = metrics.observeDatabase(db.connection.getClient());
   await registerOperations(app, { config, authenticator, metrics });
 
+  const policy = createDocumentPolicy({ production: config.production });
   const apollo = createApolloServer({
     logger,
     production: config.production,
+    policy,
     explorer: config.explorer,
     plugins: [operationOutcomePlugin(metrics)],
   });
   await apollo.start();
   app.addHook("onClose", async () => {
     await apollo.stop();
+    services.projectChanges.stop();
     stopObservingDb();
   });
-  await app.register(fastifyApollo(apollo), {
+  const live = new LiveServer({
+    schema: getSchema(),
+    policy,
+    authenticator,
+    services,
+    metrics,
+    maxConnections: config.wsMaxConnections,
+    subscriptionsPerConnection: config.subscriptionsPerConnection,
+    formatError: (formatted, error) => formatGraphqlError(formatted, error, logger),
+    rateLimit: app.hasDecorator("createRateLimit") ? app.createRateLimit() : undefined,
+  });
+  await registerGraphqlEndpoint(app, {
+    apollo,
+    live,
     context: async (request): Promise<Context> =>
       withRequest(request, {
         caller: await callerOf(request, authenticator),

@@ -52,6 +52,12 @@ export interface Config<Workflow = unknown> {
   metricsToken?: string;
   /** service.name of the exported spans (OTEL_SERVICE_NAME). */
   otelServiceName: string;
+  /** How often each instance reads the change log for other instances' changes (SUBSCRIPTION_POLL_MS). */
+  subscriptionPollMs: number;
+  /** Most active subscriptions on one WebSocket (SUBSCRIPTIONS_PER_CONNECTION). */
+  subscriptionsPerConnection: number;
+  /** Most WebSocket connections one instance holds (WS_MAX_CONNECTIONS); 0 refuses every one. */
+  wsMaxConnections: number;
 }
 
 /** scheme://host[:port] with nothing after it, as browsers send in Origin. */
@@ -118,6 +124,9 @@ export const SERVICE_VARIABLES = z.object({
     "hidden",
   ),
   ...TRACING_VARIABLES,
+  SUBSCRIPTION_POLL_MS: wholeNumber(250, 10, 60_000),
+  SUBSCRIPTIONS_PER_CONNECTION: wholeNumber(20, 1, 1000),
+  WS_MAX_CONNECTIONS: wholeNumber(1000, 0, 1_000_000),
 });
 
 /**
@@ -175,6 +184,9 @@ export function loadConfig<Workflow>(env: NodeJS.ProcessEnv, formats: ConfigFile
     otelEndpoint: e.OTEL_EXPORTER_OTLP_ENDPOINT,
     metricsToken: e.METRICS_TOKEN,
     otelServiceName: e.OTEL_SERVICE_NAME ?? "project-service",
+    subscriptionPollMs: e.SUBSCRIPTION_POLL_MS,
+    subscriptionsPerConnection: e.SUBSCRIPTIONS_PER_CONNECTION,
+    wsMaxConnections: e.WS_MAX_CONNECTIONS,
   };
 }
 

@@ -1,6 +1,6 @@
 // The domain services of one app instance; stateless, shared by GraphQL and REST.
-import { ProjectService, type StatusWorkflow } from "./components/projects";
-import { ProjectRepository } from "./components/projects/persistence";
+import { ProjectChangeFeed, ProjectService, type StatusWorkflow } from "./components/projects";
+import { ProjectChangeLog, ProjectRepository } from "./components/projects/persistence";
 import { StudentService } from "./components/students";
 import { StudentRepository } from "./components/students/persistence";
 import { TeacherService } from "./components/teachers";
@@ -13,27 +13,44 @@ export interface Services {
   projects: ProjectService;
   teachers: TeacherService;
   students: StudentService;
+  /** Live updates of projects: this instance's reader of the change log (stop it when the app closes). */
+  projectChanges: ProjectChangeFeed;
 }
+
+/** SUBSCRIPTION_POLL_MS's default, for services built outside the app (scripts, tests), which start no feed. */
+const DEFAULT_POLL_MS = 250;
 
 /**
  * The services of one app instance. `logger` hears of stored records the API cannot answer (they arrive by imports or
- * direct writes, never through the service): reads leave them out and name collection, id and field here.
+ * direct writes, never through the service): reads leave them out and name collection, id and field here; and of
+ * the change feed failing to read the log (it retries at its next tick).
  */
-export function createServices(db: Database, workflow: StatusWorkflow | undefined, logger: Logger): Services {
+export function createServices(
+  db: Database,
+  workflow: StatusWorkflow | undefined,
+  logger: Logger,
+  subscriptionPollMs = DEFAULT_POLL_MS,
+): Services {
   const report = (problem: UnanswerableRecord) =>
     logger.warn(
       problem,
       `stored record cannot be answered: ${problem.collection} ${String(problem.id)} field ${problem.field}; left out of reads (npm run db:check lists such records)`,
     );
   const teachers = new TeacherService(new TeacherRepository(db.models.Teacher, db.ids), report);
+  const changeLog = new ProjectChangeLog(db.models.ProjectChange, db.ids);
+  const projects = new ProjectService(
+    new ProjectRepository(db.models.Project, changeLog, db.ids),
+    teachers,
+    workflow,
+    report,
+  );
   return {
     teachers,
     students: new StudentService(new StudentRepository(db.models.Student, db.ids), report),
-    projects: new ProjectService(
-      new ProjectRepository(db.models.Project, db.models.ProjectRevision, db.ids),
-      teachers,
-      workflow,
-      report,
-    ),
+    projects,
+    projectChanges: new ProjectChangeFeed(changeLog, projects, {
+      pollMs: subscriptionPollMs,
+      onError: (err) => logger.warn({ err }, "reading the change log failed; retrying"),
+    }),
   };
 }

@@ -1,5 +1,5 @@
-// The role table of the contract: the one source of truth for who may run which root field (every Query and
-// Mutation field), used by the GraphQL authChecker and by the REST routes alike. It fails closed: a root field
+// The role table of the contract: the one source of truth for who may run which root field (every Query, Mutation
+// and Subscription field), used by the GraphQL authChecker and by the REST routes alike. It fails closed: a root field
 // the table does not name is refused to everyone, and a GraphQL schema with such a field refuses to start
 // (graphql/auth-checker.ts checks the built schema against this table).
 import { DomainError, ErrorCode, forbidden, unauthorized } from "../shared/errors";
@@ -38,13 +38,23 @@ const QUERY_RULES = {
   students: { roles: ["teacher", "admin"], wrongRole: ErrorCode.FORBIDDEN },
 } as const satisfies Record<string, AccessRule>;
 
-/** Every root field by name (Query and Mutation names are distinct). */
-export const ACCESS_POLICY = { ...MUTATION_RULES, ...QUERY_RULES } as const satisfies Record<string, AccessRule>;
+/** Subscriptions (live updates of projects): any caller who may read projects. */
+const SUBSCRIPTION_RULES = {
+  projectChanged: ANY_CALLER,
+  projectChanges: ANY_CALLER,
+} as const satisfies Record<string, AccessRule>;
+
+/** Every root field by name (Query, Mutation and Subscription names are distinct). */
+export const ACCESS_POLICY = { ...MUTATION_RULES, ...QUERY_RULES, ...SUBSCRIPTION_RULES } as const satisfies Record<
+  string,
+  AccessRule
+>;
 
 /** The table per root type, so a Query can never borrow a Mutation's rule of the same name, or the reverse. */
 const RULES_BY_ROOT_TYPE: Readonly<Record<string, Readonly<Record<string, AccessRule>>>> = {
   Query: QUERY_RULES,
   Mutation: MUTATION_RULES,
+  Subscription: SUBSCRIPTION_RULES,
 };
 
 /** A mutation of the original interface: what REST routes and success messages are keyed by. */

@@ -82,7 +82,7 @@ export function createAuthenticator(config: AuthConfig): Authenticator {
       if (role && !roles.map((r: string) => r.toLowerCase()).includes(role)) {
         return { authenticated: false, reason: `X-User-Role ${role} is not among the token's roles` };
       }
-      return { authenticated: true, role, id: payload.sub };
+      return { authenticated: true, role, id: payload.sub, expiresAt: payload.exp! * 1000 };
     },
   };
 }

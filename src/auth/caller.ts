@@ -1,4 +1,12 @@
 // Who is calling: the result of authenticating one request, carried in the context of every transport.
 import type { Role } from "./roles";
 
-export type Caller = { authenticated: true; role?: Role; id?: string } | { authenticated: false; reason: string };
+export type Caller =
+  | {
+      authenticated: true;
+      role?: Role;
+      id?: string;
+      /** When the credentials stop being valid (ms since the epoch): a token's exp. Long-lived connections check it. */
+      expiresAt?: number;
+    }
+  | { authenticated: false; reason: string };

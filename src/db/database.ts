@@ -2,8 +2,12 @@
 // Built per connection (no global mongoose state), so tests can open one per file on its own database name.
 import mongoose, { type Connection } from "mongoose";
 import {
+  createProjectChangeModel,
   createProjectModel,
   createProjectRevisionModel,
+  migrateProjectRevisions,
+  ProjectChangeLog,
+  type ProjectChangeModel,
   type ProjectModel,
   type ProjectRevisionModel,
 } from "../components/projects/persistence";
@@ -19,6 +23,9 @@ const DEFAULT_DB_TIMEOUT_MS = 5000;
 
 export interface Models {
   Project: ProjectModel;
+  /** The change log of projects (project_changes): every revision, at its log position. */
+  ProjectChange: ProjectChangeModel;
+  /** Revisions as versions before the change log stored them (project_revisions): read once, to migrate them. */
   ProjectRevision: ProjectRevisionModel;
   Teacher: TeacherModel;
   Student: StudentModel;
@@ -79,6 +86,7 @@ export async function openDatabase(uri: string, options: OpenDatabaseOptions = {
   await connection.asPromise();
   const models: Models = {
     Project: createProjectModel(connection),
+    ProjectChange: createProjectChangeModel(connection),
     ProjectRevision: createProjectRevisionModel(connection),
     Teacher: createTeacherModel(connection),
     Student: createStudentModel(connection),
@@ -89,10 +97,13 @@ export async function openDatabase(uri: string, options: OpenDatabaseOptions = {
     await model.createCollection().catch(ignoreNamespaceExists);
     await model.createIndexes();
   }
+  const ids = new IdAllocator(models.Counter);
+  // Insert-only and idempotent; a marker makes later starts skip it (project-changes.migration.ts).
+  await migrateProjectRevisions(connection, models, new ProjectChangeLog(models.ProjectChange, ids));
   return {
     connection,
     models,
-    ids: new IdAllocator(models.Counter),
+    ids,
     async ping(limitMs = 1000) {
       // Not gated on Mongoose's readyState: after an outage it says "disconnected" until the driver's next
       // heartbeat (up to 10 s), while a ping (its server selection) finds the server again at once.

@@ -3,7 +3,7 @@
 // document; imports and direct writes can. Reads leave out what the API cannot answer and log it, so one bad document
 // cannot break a list; this lists them all so an operator can fix them (docs: "Records the API cannot answer").
 import type { Model } from "mongoose";
-import { storedProjectProblems, storedRevisionProblems } from "../components/projects";
+import { storedChangeProblems, storedProjectProblems } from "../components/projects";
 import { storedStudentProblems } from "../components/students";
 import { storedTeacherProblems } from "../components/teachers";
 import type { StoredProblem } from "../shared/stored-rules";
@@ -40,7 +40,7 @@ export async function checkDatabase(
   report: (problem: DatabaseProblem) => void,
   progress: (message: string) => void,
 ): Promise<CheckSummary> {
-  const { Project, ProjectRevision, Teacher, Student } = db.models;
+  const { Project, ProjectChange, Teacher, Student } = db.models;
   const checks: CollectionCheck[] = [
     {
       model: plain(Project),
@@ -50,8 +50,8 @@ export async function checkDatabase(
     { model: plain(Teacher), problems: storedTeacherProblems },
     { model: plain(Student), problems: storedStudentProblems },
     {
-      model: plain(ProjectRevision),
-      problems: storedRevisionProblems,
+      model: plain(ProjectChange),
+      problems: storedChangeProblems,
       references: { field: "project_id", target: plain(Project), targetField: "project_id" },
     },
   ];

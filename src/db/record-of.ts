@@ -12,18 +12,21 @@ export type RecordOf<
   [K in Exclude<keyof Doc, "_id" | StorageOnly | "created_at" | "updated_at">]: Doc[K];
 } & { created_at: string; updated_at: string };
 
-/** The function that maps a stored document of these fields to its record. */
+/**
+ * The function that maps a stored document of these fields to its record; it reads only the record's fields, so a
+ * document without its storage-only keys (a project state kept in the change log) maps too.
+ */
 export function recordMapper<Fields extends StoredFields, StorageOnly extends keyof Fields = never>(
   fields: Fields,
   storageOnly: readonly StorageOnly[] = [],
-): (doc: DocOf<Fields>) => RecordOf<DocOf<Fields>, StorageOnly> {
+): (doc: Omit<DocOf<Fields>, "_id" | StorageOnly>) => RecordOf<DocOf<Fields>, StorageOnly> {
   const names = Object.keys(fields).filter((name) => !(storageOnly as readonly string[]).includes(name));
   return (stored) => {
-    const doc = withStoredDefaults(fields, stored) as Record<string, unknown>;
+    const doc = withStoredDefaults(fields, stored as DocOf<Fields>) as Record<string, unknown>;
     const record: Record<string, unknown> = {};
     for (const name of names) record[name] = doc[name];
-    record.created_at = isoTimestamp(stored.created_at);
-    record.updated_at = isoTimestamp(stored.updated_at);
+    record.created_at = isoTimestamp(doc.created_at);
+    record.updated_at = isoTimestamp(doc.updated_at);
     return record as RecordOf<DocOf<Fields>, StorageOnly>;
   };
 }

@@ -7,11 +7,21 @@ import { createTeacherLoaders, type TeacherLoaders } from "../components/teacher
 
 export type Loaders = ProjectLoaders & TeacherLoaders;
 
+/** What an operation running over a WebSocket (src/live) may ask of its connection. */
+export interface LiveOperation {
+  /** The subscriber fell too far behind: the connection closes (the client resumes from its last cursor). */
+  onOverflow(): void;
+  /** Throws UNAUTHORIZED and closes the connection when the caller may no longer read (its token expired). */
+  authorizeEvent(): void;
+}
+
 export interface Context {
   caller: Caller;
   services: Services;
   loaders: Loaders;
   logger: RequestLogger;
+  /** Set on operations that run over a WebSocket. */
+  live?: LiveOperation;
 }
 
 /** Fresh loaders for one request, so cached rows never outlive it. */

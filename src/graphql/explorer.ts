@@ -1,5 +1,5 @@
 // What a browser gets at GET /graphql (Accept: text/html): GraphiQL served from the service's own files (EXPLORER=
-// graphiql, the default, works offline), Apollo Sandbox from Apollo's CDN (EXPLORER=sandbox), or nothing in
+// graphiql, the default, works offline; subscriptions run over the WebSocket with graphql-ws's client, served too), Apollo Sandbox from Apollo's CDN (EXPLORER=sandbox), or nothing in
 // production. Apollo decides when to answer with a landing page; this module supplies the page and its assets.
 import type { ApolloServerPlugin } from "@apollo/server";
 import { ApolloServerPluginLandingPageDisabled } from "@apollo/server/plugin/disabled";
@@ -37,6 +37,7 @@ function graphiqlFiles(): PackageFile[] {
   const graphiql = packageVersion("graphiql");
   const react = packageVersion("react");
   const reactDom = packageVersion("react-dom");
+  const graphqlWs = packageVersion("graphql-ws");
   return [
     {
       url: `/graphiql/react-${react}/react.production.min.js`,
@@ -62,6 +63,12 @@ function graphiqlFiles(): PackageFile[] {
       file: "graphiql.min.css",
       contentType: "text/css; charset=utf-8",
     },
+    {
+      url: `/graphiql/graphql-ws-${graphqlWs}/graphql-ws.min.js`,
+      packageName: "graphql-ws",
+      file: "umd/graphql-ws.min.js",
+      contentType: "application/javascript; charset=utf-8",
+    },
   ];
 }
 
@@ -72,7 +79,7 @@ function scriptJson(value: unknown): string {
 
 /** Asset URLs are relative to the page (/graphql), so the page also works behind a path prefix. */
 function graphiqlHtml(files: PackageFile[]): string {
-  const [react, reactDom, script, css] = files.map((file) => file.url.slice(1));
+  const [react, reactDom, script, css, graphqlWs] = files.map((file) => file.url.slice(1));
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -88,9 +95,26 @@ function graphiqlHtml(files: PackageFile[]): string {
 <script src="${react}"></script>
 <script src="${reactDom}"></script>
 <script src="${script}"></script>
+<script src="${graphqlWs}"></script>
 <script>
-  // The page is served at the GraphQL endpoint itself.
-  var fetcher = GraphiQL.createFetcher({ url: location.origin + location.pathname });
+  // The page is served at the GraphQL endpoint itself; subscriptions go to the same path over WebSocket.
+  var endpoint = location.origin + location.pathname;
+  var headers = {};
+  var wsClient = graphqlWs.createClient({
+    url: endpoint.replace(/^http/, "ws"),
+    lazy: true,
+    // connection_init carries the Headers tab (X-User-Role, Authorization) as the service reads it: lower-case names.
+    connectionParams: function () {
+      var params = {};
+      Object.keys(headers).forEach(function (name) { params[name.toLowerCase()] = headers[name]; });
+      return params;
+    },
+  });
+  var httpAndWs = GraphiQL.createFetcher({ url: endpoint, wsClient: wsClient });
+  var fetcher = function (params, options) {
+    headers = (options && options.headers) || {};
+    return httpAndWs(params, options);
+  };
   ReactDOM.createRoot(document.getElementById("graphiql")).render(
     React.createElement(GraphiQL, {
       fetcher: fetcher,

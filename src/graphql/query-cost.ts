@@ -1,5 +1,6 @@
-// The query cost limit: a GraphQL document whose answer could be larger than MAX_QUERY_COST is refused before it
-// runs (HTTP 400, extensions.code BAD_REQUEST, the message names the cost and the maximum).
+// The query cost: a GraphQL document whose answer could be larger than MAX_QUERY_COST is refused before it runs
+// (HTTP 400, extensions.code BAD_REQUEST, the message names the cost and the maximum) by document-policy.ts, which
+// applies it on every transport.
 //
 // Why graphql-query-complexity with type-graphql's field `complexity` option, not graphql-armor's cost limit:
 // armor's cost is a flat sum over the document's fields (object/scalar weights and a depth factor); it never
@@ -7,15 +8,13 @@
 // while the answer held millions of values. graphql-query-complexity hands each field its arguments and its
 // children's cost, so a list costs `limit` times what one item costs, and lists nested in lists multiply.
 // type-graphql writes a field's `complexity` option into the schema's field extensions, where the estimator reads it.
-import type { ApolloServerPlugin } from "@apollo/server";
-import { GraphQLError, type DocumentNode, type GraphQLSchema } from "graphql";
+import type { DocumentNode, GraphQLSchema } from "graphql";
 import {
   fieldExtensionsEstimator,
   getComplexity,
   simpleEstimator,
   type ComplexityEstimator,
 } from "graphql-query-complexity";
-import { ErrorCode } from "../shared/errors";
 import { PAGE_DEFAULT_LIMIT, PAGE_MAX_LIMIT } from "../shared/pagination";
 
 /**
@@ -46,15 +45,13 @@ const ESTIMATORS: ComplexityEstimator[] = [
   simpleEstimator({ defaultComplexity: 1 }),
 ];
 
-/** Nodes the cost walk may visit (fragments spread many times count every time). */
-const MAX_QUERY_NODES = 10_000;
-
-/** The cost of the operation of a document that passed validation. */
+/** The cost of the operation of a document that passed validation; throws past `maxQueryNodes` nodes visited. */
 export function queryCost(
   schema: GraphQLSchema,
   document: DocumentNode,
   variables?: Record<string, unknown>,
   operationName?: string | null,
+  maxQueryNodes = 10_000,
 ): number {
   return getComplexity({
     schema,
@@ -62,40 +59,6 @@ export function queryCost(
     variables,
     operationName: operationName ?? undefined,
     estimators: ESTIMATORS,
-    maxQueryNodes: MAX_QUERY_NODES,
+    maxQueryNodes,
   });
-}
-
-function refused(message: string): GraphQLError {
-  return new GraphQLError(message, { extensions: { code: ErrorCode.BAD_REQUEST, http: { status: 400 } } });
-}
-
-/** Apollo plugin: costs each operation once it is parsed and validated, before anything executes. */
-export function queryCostPlugin<TContext extends object>(maxCost = MAX_QUERY_COST): ApolloServerPlugin<TContext> {
-  return {
-    async requestDidStart() {
-      return {
-        async didResolveOperation({ schema, document, request, operationName }) {
-          let cost: number;
-          try {
-            cost = queryCost(schema, document, request.variables, operationName);
-          } catch (err) {
-            if (err instanceof GraphQLError && /number of nodes/.test(err.message)) {
-              throw refused(
-                `Query is too large to run: it has more than ${MAX_QUERY_NODES} fields once fragments are spread`,
-              );
-            }
-            // Variables of the wrong type: execution reports them as GraphQL does, and runs nothing.
-            return;
-          }
-          if (cost > maxCost) {
-            throw refused(
-              `Query cost ${cost} exceeds the maximum of ${maxCost}: every list counts as its limit times the cost of ` +
-                `its fields; ask for smaller pages or fewer nested lists`,
-            );
-          }
-        },
-      };
-    },
-  };
 }

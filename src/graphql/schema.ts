@@ -4,7 +4,7 @@ import path from "node:path";
 import "reflect-metadata";
 import { getNullableType, isLeafType, isObjectType, printSchema, type GraphQLField, type GraphQLSchema } from "graphql";
 import { buildSchemaSync } from "type-graphql";
-import { ProjectResolver, TeacherProjectsResolver } from "../components/projects/graphql";
+import { ProjectChangesResolver, ProjectResolver, TeacherProjectsResolver } from "../components/projects/graphql";
 import { StudentResolver } from "../components/students/graphql";
 import { TeacherResolver } from "../components/teachers/graphql";
 import { REPO_ROOT } from "../shared/package-root";
@@ -14,7 +14,26 @@ import { wrapMutationsInEnvelope } from "./mutation-payloads";
 export const SCHEMA_FILE = path.join(REPO_ROOT, "schema", "schema.graphql");
 export const FIELD_FRAGMENTS_FILE = path.join(REPO_ROOT, "tests", "graphql", "fields.graphql");
 
-export const RESOLVERS = [ProjectResolver, TeacherResolver, TeacherProjectsResolver, StudentResolver] as const;
+export const RESOLVERS = [
+  ProjectResolver,
+  TeacherResolver,
+  TeacherProjectsResolver,
+  StudentResolver,
+  ProjectChangesResolver,
+] as const;
+
+/**
+ * type-graphql requires a PubSub once a schema has subscriptions; ours bring their own subscribe function (the change
+ * feed), so nothing publishes through this one.
+ */
+const NO_PUBSUB = {
+  publish(): void {
+    throw new Error("subscriptions are fed by the change log, not by a PubSub");
+  },
+  subscribe(): AsyncIterable<never> {
+    throw new Error("subscriptions are fed by the change log, not by a PubSub");
+  },
+};
 
 let schema: GraphQLSchema | undefined;
 
@@ -28,6 +47,7 @@ export function buildAppSchema(resolvers: readonly [ResolverClass, ...ResolverCl
   const built = buildSchemaSync({
     resolvers,
     authChecker,
+    pubSub: NO_PUBSUB,
     // Values are validated by the domain services, shared with REST; inputs here only fix shapes.
     validate: false,
   });

@@ -57,11 +57,12 @@ class DeclaredResolver {
 }
 
 describe("the role table names every root field (fail closed at start)", () => {
-  it("when the service's own schema is built, then every Query and Mutation field has exactly the table's rule", () => {
+  it("when the service's own schema is built, then every Query, Mutation and Subscription field has exactly the table's rule", () => {
     const schema = getSchema();
     const rootFields = [
       ...Object.keys(schema.getQueryType()!.getFields()),
       ...Object.keys(schema.getMutationType()!.getFields()),
+      ...Object.keys(schema.getSubscriptionType()!.getFields()),
     ].sort();
     expect(rootFields).toEqual(Object.keys(ACCESS_POLICY).sort());
   });

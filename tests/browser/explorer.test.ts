@@ -31,7 +31,7 @@ describe("EXPLORER=graphiql (the default)", () => {
     const assets = [...html.matchAll(/(?:src|href)="([^"]+)"/g)]
       .map((match) => match[1])
       .filter((url) => !url.startsWith("data:"));
-    expect(assets).toHaveLength(4);
+    expect(assets).toHaveLength(5);
     for (const asset of assets) {
       expect(asset).not.toMatch(/^(https?:)?\/\//);
       const file = await fetch(new URL(asset, `${t.url}/graphql`));
@@ -76,6 +76,53 @@ describe("EXPLORER=graphiql (the default)", () => {
     expect(elsewhere).toEqual([]);
     fs.mkdirSync(OUTPUT_DIR, { recursive: true });
     await page.screenshot({ path: path.join(OUTPUT_DIR, "graphiql.png") });
+    await page.close();
+  });
+
+  it("when a person runs a subscription and a project changes meanwhile, then GraphiQL shows the event from the WebSocket", async () => {
+    const created = await t.http<{ data: { project_id: number } }>("POST", "/projects", {
+      body: {
+        project_name: "GraphiQL live",
+        project_desc: "Watched in GraphiQL",
+        company_id: 2,
+        project_status: "planned",
+        start_date: "2026-01-10",
+        end_date: "2026-06-30",
+      },
+      headers: { "x-user-role": "student" },
+    });
+    const projectId = created.body.data.project_id;
+    const page = await browser.newPage();
+    const elsewhere = await allowOnlyOrigin(page, t.url);
+    const sockets: string[] = [];
+    page.on("websocket", (ws) => sockets.push(ws.url()));
+
+    await page.goto(`${t.url}/graphql`);
+    await page.waitForSelector(".graphiql-container");
+    await page.evaluate((query) => {
+      // In the page: CodeMirror 5 keeps its editor on its wrapper element.
+      const inPage = globalThis as unknown as { document: { querySelector(selector: string): unknown } };
+      const editor = inPage.document.querySelector(".graphiql-query-editor .CodeMirror") as {
+        CodeMirror: { setValue(value: string): void };
+      };
+      editor.CodeMirror.setValue(query);
+    }, `subscription Watch { projectChanged(projectId: ${projectId}, after_revision: 0) { cursor change { revision operation } project { project_status } } }`);
+    // GraphiQL picks up the edited document's operation name as the editor reports the change.
+    await page.waitForTimeout(500);
+    await page.locator(".graphiql-execute-button").click();
+    const response = page.locator(".graphiql-response");
+    await response.getByText("createProject").waitFor();
+    const changed = await t.http("PUT", `/projects/${projectId}/updateStatus`, {
+      body: { project_status: "seen-live" },
+      headers: { "x-user-role": "teacher" },
+    });
+    expect(changed.status).toBe(200);
+    await response.getByText("seen-live").waitFor();
+
+    expect(await response.innerText()).toMatch(/"operation": "updateProjectStatus"/);
+    expect(sockets).toEqual([`${t.url.replace("http", "ws")}/graphql`]);
+    expect(elsewhere).toEqual([]);
+    await page.screenshot({ path: path.join(OUTPUT_DIR, "graphiql-subscription.png") });
     await page.close();
   });
 });

@@ -85,6 +85,38 @@ describe("npm run db:check", () => {
       updated_at: new Date(),
     } as never);
 
+    const now = new Date();
+    await broken.models.ProjectChange.collection.insertMany([
+      { _id: "void:9", seq: 8, void: true },
+      {
+        _id: "77:1",
+        seq: 10,
+        project_id: 77,
+        revision: 1,
+        operation: "createProject",
+        actor_id: null,
+        actor_role: "janitor",
+        at: now,
+        set: {},
+        changes: [],
+        project: {
+          project_id: 77,
+          project_name: "Gone",
+          project_desc: "d",
+          company_id: 2_147_483_648,
+          project_status: "active",
+          project_url: null,
+          start_date: "2026-01-01",
+          end_date: "2026-02-01",
+          teacher_id: null,
+          revision: 1,
+          created_by: null,
+          created_at: now,
+          updated_at: now,
+        },
+      },
+    ] as never[]);
+
     const { code, stdout } = await dbCheck(broken);
 
     expect(stdout).toEqual(
@@ -100,7 +132,15 @@ describe("npm run db:check", () => {
         ),
       ]),
     );
-    expect(stdout).toHaveLength(7);
+    expect(stdout).toEqual(
+      expect.arrayContaining([
+        'project_changes void:9 _id: must be "void:8" (stored: "void:9")',
+        'project_changes 77:1 actor_role: must be one of student, teacher, admin, none, system, anonymous (stored: "janitor")',
+        "project_changes 77:1 project.company_id: must be a whole number from 1 to 2147483647 (stored: 2147483648)",
+        "project_changes 77:1 project_id: names projects 77, which does not exist",
+      ]),
+    );
+    expect(stdout).toHaveLength(11);
     expect(code).toBe(1);
   });
 });

@@ -24,6 +24,7 @@ const ANSWERED_BY: Record<string, string | null> = {
   teacher_id: "Project.teacher_id",
   new_teacher_id: "Project.teacher_id",
   expected_revision: "Project.revision",
+  after_revision: "Project.revision",
   projectId: "Project.project_id",
   teacherId: "Teacher.teacher_id",
   studentId: "Student.student_id",

@@ -4,5 +4,14 @@ import type { AppConfig } from "../../src/app";
 
 export function testAppConfig(config: Partial<AppConfig> = {}): AppConfig {
   const given = Object.fromEntries(Object.entries(config).filter(([, value]) => value !== undefined));
-  return { auth: { mode: "header" }, production: false, explorer: "graphiql", rateLimitPerMinute: 0, ...given };
+  return {
+    auth: { mode: "header" },
+    production: false,
+    explorer: "graphiql",
+    rateLimitPerMinute: 0,
+    subscriptionPollMs: 250,
+    subscriptionsPerConnection: 20,
+    wsMaxConnections: 1000,
+    ...given,
+  };
 }

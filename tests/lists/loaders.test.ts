@@ -24,7 +24,7 @@ describe("per-request loaders", () => {
   beforeEach(async () => {
     await Promise.all([
       t.db.models.Project.deleteMany({}),
-      t.db.models.ProjectRevision.deleteMany({}),
+      t.db.models.ProjectChange.deleteMany({}),
       t.db.models.Teacher.deleteMany({}),
     ]);
   });

@@ -22,7 +22,7 @@ describe("project and teacher relations", () => {
   beforeEach(async () => {
     await Promise.all([
       t.db.models.Project.deleteMany({}),
-      t.db.models.ProjectRevision.deleteMany({}),
+      t.db.models.ProjectChange.deleteMany({}),
       t.db.models.Teacher.deleteMany({}),
     ]);
   });

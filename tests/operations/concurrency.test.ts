@@ -188,7 +188,7 @@ describe("concurrency", () => {
         });
         const stored = await t.db.models.Project.findOne({ project_id: project.project_id }).lean();
         expect(stored).toMatchObject({ teacher_id: teacher.teacher_id, revision: 2 });
-        expect(await t.db.models.ProjectRevision.countDocuments({ project_id: project.project_id })).toBe(2);
+        expect(await t.db.models.ProjectChange.countDocuments({ project_id: project.project_id })).toBe(2);
       }
     }));
 

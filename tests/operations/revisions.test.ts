@@ -1,7 +1,7 @@
 // Revisions and history of projects: every change is recorded with its actor, time and field values, newest first;
 // expected_revision gives editors optimistic concurrency; a change committed by a writer that died before updating
 // the project document is still seen by readers and later writers (roll forward).
-import { revisionKey } from "../../src/components/projects/persistence";
+import { ProjectChangeLog, revisionKey } from "../../src/components/projects/persistence";
 import {
   AssignTeacherDocument,
   GetProjectDocument,
@@ -235,19 +235,37 @@ describe("revisions and history", () => {
   });
 
   describe("when a writer dies after committing its revision but before updating the project", () => {
-    /** What the writer had done when it died: its revision document is stored, the project document is not updated. */
-    async function commitWithoutUpdate(projectId: number, revision: number, set: object, changes: object[]) {
-      await t.db.models.ProjectRevision.create({
-        _id: revisionKey(projectId, revision),
+    /** What the writer had done when it died: its change is in the log, the project document is not updated. */
+    async function commitWithoutUpdate(
+      projectId: number,
+      revision: number,
+      set: object,
+      changes: { field: string; from: string | null; to: string | null }[],
+    ) {
+      const {
+        _id: _key,
+        name_key: _nameKey,
+        ...stored
+      } = (await t.db.models.Project.findOne({
         project_id: projectId,
-        revision,
-        operation: "assignTeacher",
-        actor_id: "died-midway",
-        actor_role: "teacher",
-        at: new Date(),
-        set,
-        changes,
-      });
+      }).lean())!;
+      const at = new Date();
+      const seq = await new ProjectChangeLog(t.db.models.ProjectChange, t.db.ids).append(
+        {
+          _id: revisionKey(projectId, revision),
+          project_id: projectId,
+          revision,
+          operation: "assignTeacher",
+          actor_id: "died-midway",
+          actor_role: "teacher",
+          at,
+          set,
+          changes,
+          project: { ...stored, ...set, revision, updated_at: at },
+        },
+        0,
+      );
+      expect(seq).toEqual(expect.any(Number));
     }
 
     it("then a reader sees the committed change and the project document is brought up to it", async () => {

@@ -3,3 +3,4 @@
 export { Project } from "./project.type";
 export { ProjectResolver } from "./project.resolver";
 export { TeacherProjectsResolver } from "./teacher-projects.resolver";
+export { ProjectChangesResolver } from "./project-changes.resolver";

@@ -6,4 +6,10 @@ export { createProjectLoaders, type ProjectLoaders } from "./project.loaders";
 export { ProjectService, type ProjectRecord } from "./project.service";
 export * from "./project.schemas";
 export { parseStatusWorkflow, type StatusWorkflow } from "./status-workflow";
-export { storedProjectProblems, storedRevisionProblems } from "./project.stored";
+export { storedChangeProblems, storedProjectProblems } from "./project.stored";
+export {
+  ProjectChangeFeed,
+  type ProjectChangeEvent,
+  type ProjectChangeFeedOptions,
+  type SubscriberHooks,
+} from "./project-changes.feed";

@@ -6,4 +6,13 @@ export {
   type ProjectModel,
   type ProjectRevisionModel,
 } from "./project.model";
-export { ProjectRepository, revisionKey } from "./project.repository";
+export { ProjectRepository } from "./project.repository";
+export { revisionKey } from "./project.records";
+export {
+  createProjectChangeModel,
+  voidKey,
+  type ProjectChangeDoc,
+  type ProjectChangeModel,
+} from "./project-changes.model";
+export { ProjectChangeLog, type ChangeLogEntry, type CommittedChange } from "./project-changes.log";
+export { migrateProjectRevisions } from "./project-changes.migration";

@@ -24,8 +24,8 @@ export function createProjectModel(connection: Connection): ProjectModel {
 export type ProjectChangeSet = Partial<Pick<ProjectDoc, "teacher_id" | "project_status">>;
 
 /**
- * One revision of a project, immutable: who changed what, when. Its `_id` (project id, revision) is the claim: the
- * insert that succeeds under that unique `_id` commits the change (see project.repository.ts).
+ * One revision of a project as versions before the change log stored it (`project_revisions`). No longer written:
+ * project-changes.migration.ts copies these into the change log (project-changes.model.ts) once, at start-up.
  */
 export interface ProjectRevisionDoc {
   /** revisionKey(project_id, revision). */
@@ -65,7 +65,7 @@ const projectRevisionSchema = new Schema<ProjectRevisionDoc>(
   // minimize: false keeps `set: {}` and nulls in `set` (teacher_id: null is a value, not an absence).
   { collection: "project_revisions", versionKey: false, autoIndex: false, minimize: false },
 );
-// No secondary index: every read of a revision is by `_id` (a project's revisions are numbered 1…revision).
+// No secondary index: the migration reads the whole collection once.
 
 export type ProjectRevisionModel = Model<ProjectRevisionDoc>;
 

@@ -3,9 +3,10 @@
 // is atomic (conditional updates read, then write) and only a filter on `_id` alone uses an index:
 //
 // - Every read and write of one project is by its string `_id` (db/id-key.ts).
-// - A change is committed by inserting its immutable revision document under `_id` = revisionKey(project, n), n the
-//   project's revision + 1. Of concurrent changes exactly one such insert succeeds; the others get a duplicate key,
-//   re-read (now seeing the winner's change) and re-decide. No conditional update decides anything.
+// - A change is committed by inserting its immutable change document under `_id` = revisionKey(project, n), n the
+//   project's revision + 1, into the change log (project-changes.log.ts, which also gives it a log position `seq`).
+//   Of concurrent changes exactly one such insert succeeds; the others re-read (now seeing the winner's change) and
+//   re-decide. No conditional update decides anything.
 // - Then the project document is brought up to revision n. Readers by id and writers that find revision n + 1
 //   stored (a writer that died between its two writes, or one still between them) apply it — roll forward — and
 //   write the result back, so an acknowledged change is never missing. Revisions store new values, not deltas: applying one twice is harmless,
@@ -13,39 +14,21 @@
 // On MongoDB the same code is correct (the inserts are atomic there too) and each step is one indexed operation.
 import type { Actor } from "../../auth/actor";
 import type { IdAllocator } from "../../db/id-allocator";
-import { isDuplicateKeyError } from "../../db/id-allocator";
 import { idKey } from "../../db/id-key";
-import type { RecordOf } from "../../db/record-of";
-import { recordMapper } from "../../db/record-of";
 import { withStoredDefaults } from "../../db/stored-fields";
 import type { FieldTypesFit, HasFields } from "../../shared/field-checks";
-import type {
-  ProjectChangeSet,
-  ProjectDoc,
-  ProjectModel,
-  ProjectRevisionDoc,
-  ProjectRevisionModel,
-} from "./project.model";
+import type { ProjectChangeLog } from "./project-changes.log";
+import type { ProjectChangeDoc, ProjectState } from "./project-changes.model";
+import {
+  revisionKey,
+  toChangeRecord,
+  toProjectRecord,
+  type ProjectChangeRecord,
+  type ProjectRecord,
+} from "./project.records";
+import type { ProjectChangeSet, ProjectDoc, ProjectModel } from "./project.model";
 import { PROJECT_FIELDS } from "./project.model";
 import { CreateProjectSchema, type ValidCreateProjectValues } from "./project.schemas";
-
-/** A project as the service hands it out (fields declared once, in PROJECT_FIELDS of project.fields.ts). */
-export type ProjectRecord = RecordOf<ProjectDoc, "name_key">;
-
-export interface FieldChangeRecord {
-  field: string;
-  from: string | null;
-  to: string | null;
-}
-
-export interface ProjectChangeRecord {
-  revision: number;
-  operation: string;
-  actor_id: string | null;
-  actor_role: string;
-  at: string;
-  changes: FieldChangeRecord[];
-}
 
 /** The values of a new project: those of the create shape, checked by the service, and the name key it derives. */
 export type NewProjectValues = ValidCreateProjectValues & Pick<ProjectDoc, "name_key">;
@@ -83,9 +66,6 @@ export type ChangeOutcome =
   /** Lost the claim on every attempt: other changes kept committing first. */
   | { status: "contended" };
 
-/** The `_id` of revision `revision` of project `projectId`: unique, so inserting it is the atomic claim. */
-export const revisionKey = (projectId: number, revision: number): string => `${idKey(projectId)}:${revision}`;
-
 const MAX_CLAIM_ATTEMPTS = 25;
 
 /** Fields of a creation recorded in its history entry: those of the create shape, in its (the contract's) order. */
@@ -93,21 +73,13 @@ const CREATED_FIELDS = Object.keys(CreateProjectSchema.shape) as (keyof ValidCre
 
 const asText = (value: unknown): string | null => (value === null || value === undefined ? null : String(value));
 
-const toProjectRecord = recordMapper(PROJECT_FIELDS, ["name_key"]);
-
-function toChangeRecord(doc: ProjectRevisionDoc): ProjectChangeRecord {
-  return {
-    revision: doc.revision,
-    operation: doc.operation,
-    actor_id: doc.actor_id ?? null,
-    actor_role: doc.actor_role,
-    at: new Date(doc.at).toISOString(),
-    changes: (doc.changes ?? []).map((c) => ({ field: c.field, from: c.from ?? null, to: c.to ?? null })),
-  };
+function applyRevision(doc: ProjectDoc, revision: Pick<ProjectChangeDoc, "set" | "revision" | "at">): ProjectDoc {
+  return { ...doc, ...revision.set, revision: revision.revision, updated_at: revision.at };
 }
 
-function applyRevision(doc: ProjectDoc, revision: ProjectRevisionDoc): ProjectDoc {
-  return { ...doc, ...revision.set, revision: revision.revision, updated_at: revision.at };
+/** The project state a change document stores (every field but the internal ones). */
+function stateOf({ _id: _key, name_key: _nameKey, ...state }: ProjectDoc): ProjectState {
+  return state;
 }
 
 export class ProjectRepository {
@@ -115,7 +87,7 @@ export class ProjectRepository {
 
   constructor(
     private readonly projects: ProjectModel,
-    private readonly revisions: ProjectRevisionModel,
+    private readonly log: ProjectChangeLog,
     private readonly ids: IdAllocator,
   ) {}
 
@@ -137,22 +109,28 @@ export class ProjectRepository {
       explainDuplicate,
     );
     const doc = created.toObject();
-    // Acknowledged only after this insert too, so an acknowledged creation is always in the history.
-    await this.revisions.create({
-      _id: revisionKey(doc.project_id, 1),
-      project_id: doc.project_id,
-      revision: 1,
-      operation: "createProject",
-      actor_id: actor.id,
-      actor_role: actor.role,
-      at,
-      set: {},
-      changes: CREATED_FIELDS.filter((field) => values[field] !== null).map((field) => ({
-        field,
-        from: null,
-        to: asText(values[field]),
-      })),
-    } satisfies ProjectRevisionDoc);
+    // Acknowledged only after this insert too, so an acknowledged creation is always in the history and the log.
+    const seq = await this.log.append(
+      {
+        _id: revisionKey(doc.project_id, 1),
+        project_id: doc.project_id,
+        revision: 1,
+        operation: "createProject",
+        actor_id: actor.id,
+        actor_role: actor.role,
+        at,
+        set: {},
+        changes: CREATED_FIELDS.filter((field) => values[field] !== null).map((field) => ({
+          field,
+          from: null,
+          to: asText(values[field]),
+        })),
+        project: stateOf(doc),
+      },
+      0,
+    );
+    // Nothing else writes revision 1 of a new id.
+    if (seq === undefined) throw new Error(`revision 1 of new project ${doc.project_id} already exists`);
     return toProjectRecord(doc);
   }
 
@@ -179,10 +157,10 @@ export class ProjectRepository {
     for (let attempt = 0; attempt < MAX_CLAIM_ATTEMPTS; attempt++) {
       const stored = await this.projects.findOne({ _id: idKey(projectId) }).lean();
       if (!stored) return { status: "missing" };
-      const current = await this.rollForward(stored);
+      const { doc: current, seq: baseSeq } = await this.rollForwardWithSeq(stored);
       const set = decide(toProjectRecord(current));
       if (Object.keys(set).length === 0) return { status: "unchanged", project: toProjectRecord(current) };
-      const revision: ProjectRevisionDoc = {
+      const revision: Omit<ProjectChangeDoc, "project" | "seq"> = {
         _id: revisionKey(projectId, current.revision + 1),
         project_id: projectId,
         revision: current.revision + 1,
@@ -197,13 +175,10 @@ export class ProjectRepository {
           to: asText(set[field]),
         })),
       };
-      try {
-        await this.revisions.create(revision);
-      } catch (err) {
-        if (isDuplicateKeyError(err)) continue; // another change took this revision: re-read and re-decide
-        throw err;
-      }
       const next = applyRevision(current, revision);
+      // Never below the position of the revision it builds on: a project's revisions keep their order in the log.
+      const seq = await this.log.append({ ...revision, project: stateOf(next) }, baseSeq + 1);
+      if (seq === undefined) continue; // another change took this revision: re-read and re-decide
       // Committed by the insert above: should this update fail, readers roll forward to the change anyway.
       await this.bringUp(next).catch(() => undefined);
       return { status: "changed", project: toProjectRecord(next) };
@@ -269,9 +244,7 @@ export class ProjectRepository {
     const oldest = Math.max(1, newest - bounds.limit + 1);
     const numbers: number[] = [];
     for (let n = newest; n >= oldest; n--) numbers.push(n);
-    const docs = await Promise.all(
-      numbers.map((n) => this.revisions.findOne({ _id: revisionKey(projectId, n) }).lean()),
-    );
+    const docs = await Promise.all(numbers.map((n) => this.log.revision(projectId, n)));
     // Projects stored before revisions existed have no entry for revision 1.
     return docs.flatMap((doc) => (doc ? [toChangeRecord(doc)] : []));
   }
@@ -283,14 +256,35 @@ export class ProjectRepository {
   private async rollForward(doc: ProjectDoc): Promise<ProjectDoc> {
     // A document stored before a field existed reads with the field's declared default (revision 1).
     const stored = withStoredDefaults(PROJECT_FIELDS, doc);
-    let current = stored;
-    for (;;) {
-      const next = await this.revisions.findOne({ _id: revisionKey(doc.project_id, current.revision + 1) }).lean();
-      if (!next) break;
+    return (await this.rollForwardFrom(stored, await this.log.revision(stored.project_id, stored.revision + 1))).doc;
+  }
+
+  /**
+   * rollForward, and the log position of the newest revision (0 when it has none: a project stored before the log).
+   * The document's own revision is read beside the next one, so this costs no extra round trip.
+   */
+  private async rollForwardWithSeq(doc: ProjectDoc): Promise<{ doc: ProjectDoc; seq: number }> {
+    const stored = withStoredDefaults(PROJECT_FIELDS, doc);
+    const [own, next] = await Promise.all([
+      this.log.revision(stored.project_id, stored.revision),
+      this.log.revision(stored.project_id, stored.revision + 1),
+    ]);
+    const rolled = await this.rollForwardFrom(stored, next);
+    return { doc: rolled.doc, seq: rolled.seq ?? own?.seq ?? 0 };
+  }
+
+  private async rollForwardFrom(
+    doc: ProjectDoc,
+    first: ProjectChangeDoc | null,
+  ): Promise<{ doc: ProjectDoc; seq?: number }> {
+    let current = doc;
+    let seq: number | undefined;
+    for (let next = first; next; next = await this.log.revision(doc.project_id, current.revision + 1)) {
       current = applyRevision(current, next);
+      seq = next.seq;
     }
-    if (current !== stored) await this.bringUp(current).catch(() => undefined); // best effort: the next reader retries
-    return current;
+    if (current !== doc) await this.bringUp(current).catch(() => undefined); // best effort: the next reader retries
+    return { doc: current, seq };
   }
 
   /**

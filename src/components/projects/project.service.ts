@@ -9,13 +9,8 @@ import { nameKey, validate } from "../../shared/validation";
 import type { TeacherService } from "../teachers";
 import { PROJECT_FIELDS } from "./project.fields";
 import type { ProjectChangeSet } from "./project.model";
-import type {
-  ChangeOutcome,
-  ProjectChangeRecord,
-  ProjectQuery,
-  ProjectRecord,
-  ProjectRepository,
-} from "./project.repository";
+import type { ProjectChangeRecord, ProjectRecord } from "./project.records";
+import type { ChangeOutcome, ProjectQuery, ProjectRepository } from "./project.repository";
 import {
   AssignTeacherRequest,
   CreateProjectSchema,
@@ -30,7 +25,7 @@ import {
 import { assertTransition, initialStatusRule, type StatusWorkflow } from "./status-workflow";
 
 export type { CreateProjectValues, ProjectFilter } from "./project.schemas";
-export type { ProjectChangeRecord, ProjectRecord } from "./project.repository";
+export type { ProjectChangeRecord, ProjectRecord } from "./project.records";
 
 /** What the output type of each returned field needs (see shared/record-guard.ts). */
 export const PROJECT_ANSWER_RULES: AnswerRules<ProjectRecord> = answerRulesOf(PROJECT_FIELDS, ["name_key"], {

@@ -4,10 +4,11 @@ import { z } from "zod";
 import { idKey } from "../../db/id-key";
 import { storedId, storedProblems, storedTimestamp, quoted, type StoredProblem } from "../../shared/stored-rules";
 import type { HasFields } from "../../shared/field-checks";
-import { nameKey } from "../../shared/validation";
+import { nameKey, SAFE_INT_MAX } from "../../shared/validation";
 import { ACTOR_ROLES } from "../../auth/actor";
-import type { ProjectDoc, ProjectRevisionDoc } from "./project.model";
-import { revisionKey } from "./project.repository";
+import { voidKey, type ProjectChangeDoc } from "./project-changes.model";
+import type { ProjectDoc } from "./project.model";
+import { revisionKey } from "./project.records";
 import { CreateProjectSchema } from "./project.schemas";
 
 /** What the service adds to a project's input when it stores it. */
@@ -51,7 +52,9 @@ export function storedProjectProblems(doc: Record<string, unknown>): StoredProbl
 
 const OPERATIONS = ["createProject", "assignTeacher", "updateProjectStatus"] as const;
 
-const StoredRevisionFields = z.strictObject({
+/** A committed change of the change log (project-changes.model.ts). */
+const StoredChangeFields = z.strictObject({
+  seq: storedId(SAFE_INT_MAX),
   project_id: storedId(),
   revision: storedId(),
   operation: z.enum(OPERATIONS, { error: `must be one of ${OPERATIONS.join(", ")}` }),
@@ -62,25 +65,52 @@ const StoredRevisionFields = z.strictObject({
   changes: z.array(z.strictObject({ field: z.string(), from: z.string().nullable(), to: z.string().nullable() }), {
     error: "must be a list of {field, from, to} with text or null values",
   }),
+  project: z.record(z.string(), z.unknown(), { error: "must be the project's state after the change" }),
 });
 
-type CheckedRevisionFields = z.input<typeof StoredRevisionFields> & Pick<ProjectRevisionDoc, "_id">;
+type CheckedChangeFields = z.input<typeof StoredChangeFields> & Pick<ProjectChangeDoc, "_id">;
 true satisfies HasFields<
-  CheckedRevisionFields,
-  ProjectRevisionDoc,
-  "stored (ProjectRevisionDoc in project.model.ts) but npm run db:check has no rule for it: add it to StoredRevisionFields in this file"
+  CheckedChangeFields,
+  ProjectChangeDoc,
+  "stored (ProjectChangeDoc in project-changes.model.ts) but npm run db:check has no rule for it: add it to StoredChangeFields in this file"
 >;
 true satisfies HasFields<
-  ProjectRevisionDoc,
-  CheckedRevisionFields,
-  "npm run db:check has a rule for it but it is not stored: remove it from StoredRevisionFields in this file"
+  ProjectChangeDoc,
+  CheckedChangeFields,
+  "npm run db:check has a rule for it but it is not stored: remove it from StoredChangeFields in this file"
 >;
 
-export function storedRevisionProblems(doc: Record<string, unknown>): StoredProblem[] {
-  const problems = storedProblems(doc, StoredRevisionFields);
+/** An entry of the change log: a committed change, or a void position (`_id` "void:<seq>"). */
+export function storedChangeProblems(doc: Record<string, unknown>): StoredProblem[] {
+  if (doc.void === true) {
+    const problems = storedProblems(doc, z.strictObject({ seq: storedId(SAFE_INT_MAX) }));
+    if (Number.isInteger(doc.seq) && doc._id !== voidKey(doc.seq as number)) {
+      problems.push({ field: "_id", rule: `must be "${voidKey(doc.seq as number)}" (stored: ${quoted(doc._id)})` });
+    }
+    return problems;
+  }
+  const problems = storedProblems(doc, StoredChangeFields);
   if (Number.isInteger(doc.project_id) && Number.isInteger(doc.revision)) {
     const key = revisionKey(doc.project_id as number, doc.revision as number);
     if (doc._id !== key) problems.push({ field: "_id", rule: `must be "${key}" (stored: ${quoted(doc._id)})` });
+  }
+  const state = doc.project as Record<string, unknown> | undefined;
+  if (state && typeof state === "object") {
+    // The state after the change: a project's stored fields, of this project at this revision.
+    for (const problem of [
+      ...storedProblems(state, CreateProjectSchema),
+      ...storedProblems(state, StoredProjectFields),
+    ]) {
+      problems.push({ field: `project.${problem.field}`, rule: problem.rule });
+    }
+    for (const key of ["project_id", "revision"] as const) {
+      if (state[key] !== doc[key]) {
+        problems.push({
+          field: `project.${key}`,
+          rule: `must be ${quoted(doc[key])}, the change's own (stored: ${quoted(state[key])})`,
+        });
+      }
+    }
   }
   return problems;
 }

@@ -31,12 +31,30 @@ export type ErrorCode =
   | 'TOO_MANY_REQUESTS'
   | 'UNAUTHORIZED';
 
+/** Every field given narrows the list */
+export type ProjectFilterInput = {
+  /** a whole number from 1 to 2147483647 */
+  company_id?: number | null | undefined;
+  /** trimmed, 1–64 characters; PROJECT_STATUS_WORKFLOW may restrict it */
+  project_status?: string | null | undefined;
+  /** a whole number from 1 to 2147483647 */
+  teacher_id?: number | null | undefined;
+};
+
 export type CreateProjectMutationVariables = Exact<{
   input: CreateProjectInput;
 }>;
 
 
 export type CreateProjectMutation = { createProject: { success: boolean, message: string | null, code: ErrorCode | null, errors: Array<{ field: string | null, message: string, code: ErrorCode }>, data: { project_id: number, project_name: string, revision: number } | null } };
+
+export type WatchProjectsSubscriptionVariables = Exact<{
+  filter?: ProjectFilterInput | null | undefined;
+  after?: string | null | undefined;
+}>;
+
+
+export type WatchProjectsSubscription = { projectChanges: { cursor: string, project_id: number, change: { revision: number, operation: string, actor_id: string | null, at: string, changes: Array<{ field: string, from: string | null, to: string | null }> }, project: { project_id: number, project_name: string, project_status: string, teacher_id: number | null, revision: number } } };
 
 export class TypedDocumentString<TResult, TVariables>
   extends String
@@ -76,3 +94,29 @@ export const CreateProjectDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<CreateProjectMutation, CreateProjectMutationVariables>;
+export const WatchProjectsDocument = new TypedDocumentString(`
+    subscription WatchProjects($filter: ProjectFilterInput, $after: String) {
+  projectChanges(filter: $filter, after: $after) {
+    cursor
+    project_id
+    change {
+      revision
+      operation
+      actor_id
+      at
+      changes {
+        field
+        from
+        to
+      }
+    }
+    project {
+      project_id
+      project_name
+      project_status
+      teacher_id
+      revision
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<WatchProjectsSubscription, WatchProjectsSubscriptionVariables>;

@@ -1,0 +1,107 @@
+// Copies the revisions that versions before the change log stored (`project_revisions`) into the change log
+// (`project_changes`), once, at start-up. Insert-only and idempotent: each revision is appended under its own `_id`
+// ("<project>:<n>"), so a duplicate means it was already copied (by an earlier, interrupted start or by another
+// instance starting at the same time) and is skipped. When every revision is in, a marker document in `migrations`
+// makes later starts skip the scan. Instances of the older version must be stopped before this version starts:
+// a revision they write after the copy would not reach the log.
+//
+// Each copied change gets the project's state after it (the log's snapshot), folded along the project's chain: only
+// teacher_id and project_status change after creation, and every revision stores their new values. Positions follow
+// the revisions' times, and a project's revisions keep their order (a later revision never gets a lower position).
+import type { Connection } from "mongoose";
+import { isDuplicateKeyError } from "../../db/id-allocator";
+import { idKey } from "../../db/id-key";
+import type { ProjectChangeLog } from "./project-changes.log";
+import type { ProjectState } from "./project-changes.model";
+import type { ProjectDoc, ProjectModel, ProjectRevisionDoc, ProjectRevisionModel } from "./project.model";
+
+const MARKER = "project_revisions-to-project_changes";
+
+/** Returns how many revisions it copied (0 when the marker says it is done). */
+export async function migrateProjectRevisions(
+  connection: Connection,
+  models: { Project: ProjectModel; ProjectRevision: ProjectRevisionModel },
+  log: ProjectChangeLog,
+): Promise<number> {
+  const markers = connection.db!.collection<{ _id: string; at: Date }>("migrations");
+  if (await markers.findOne({ _id: MARKER })) return 0;
+
+  const legacy = await models.ProjectRevision.find({}).lean<ProjectRevisionDoc[]>();
+  let copied = 0;
+  if (legacy.length > 0) {
+    const chains = new Map<number, ProjectRevisionDoc[]>();
+    for (const revision of legacy) {
+      const chain = chains.get(revision.project_id) ?? [];
+      chain.push(revision);
+      chains.set(revision.project_id, chain);
+    }
+    const projects = await models.Project.find({ _id: { $in: [...chains.keys()].map(idKey) } }).lean<ProjectDoc[]>();
+    const planned: { revision: ProjectRevisionDoc; state: ProjectState; key: number }[] = [];
+    for (const project of projects) {
+      const chain = chains.get(project.project_id)!.sort((a, b) => a.revision - b.revision);
+      let state = initialState(project, chain);
+      let key = 0;
+      for (const revision of chain) {
+        if (revision.revision > 1) {
+          state = { ...state, ...revision.set, revision: revision.revision, updated_at: revision.at };
+        }
+        // Times made non-decreasing along the chain, so sorting by them keeps each project's order.
+        key = Math.max(key, new Date(revision.at).getTime());
+        planned.push({ revision, state, key });
+      }
+    }
+    planned.sort(
+      (a, b) =>
+        a.key - b.key || a.revision.project_id - b.revision.project_id || a.revision.revision - b.revision.revision,
+    );
+
+    const lastSeq = new Map<number, number>();
+    for (const { revision, state } of planned) {
+      const { _id, project_id, revision: n, operation, actor_id, actor_role, at, set, changes } = revision;
+      const floor = (lastSeq.get(project_id) ?? 0) + 1;
+      const change = {
+        _id,
+        project_id,
+        revision: n,
+        operation,
+        actor_id,
+        actor_role,
+        at,
+        set,
+        changes,
+        project: state,
+      };
+      let seq = await log.append(change, floor);
+      if (seq === undefined) seq = (await log.revision(project_id, n))!.seq;
+      else copied++;
+      lastSeq.set(project_id, seq);
+    }
+  }
+  await markers.insertOne({ _id: MARKER, at: new Date() }).catch((err: unknown) => {
+    if (!isDuplicateKeyError(err)) throw err;
+  });
+  return copied;
+}
+
+/** The project as created (revision 1): its immutable fields, no teacher, and the status it was created with. */
+function initialState(project: ProjectDoc, chain: ProjectRevisionDoc[]): ProjectState {
+  const { _id: _key, name_key: _nameKey, ...stored } = project;
+  const statusChange = chain
+    .flatMap((revision) => revision.changes.map((change) => ({ revision: revision.revision, change })))
+    .find(({ change }) => change.field === "project_status");
+  const createdStatus =
+    statusChange === undefined
+      ? project.project_status
+      : statusChange.revision === 1
+        ? statusChange.change.to
+        : statusChange.change.from;
+  return {
+    ...stored,
+    teacher_id: null,
+    project_status: createdStatus ?? project.project_status,
+    revision: 1,
+    created_by: project.created_by ?? null,
+    project_url: project.project_url ?? null,
+    updated_at: project.created_at,
+  };
+}

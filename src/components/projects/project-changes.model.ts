@@ -1,0 +1,82 @@
+// The change log of projects (Mongoose): one immutable document per committed change, in `project_changes`. It
+// replaces `project_revisions` (still read once, by project-changes.migration.ts) because each change now also
+// claims a position `seq` in one global order, and MongoDB cannot build a unique index on `seq` over documents that
+// lack it. See project-changes.log.ts for how the two unique keys make commits and positions race-free.
+import { Schema, type Connection, type Model } from "mongoose";
+import type { ProjectChangeSet, ProjectDoc } from "./project.model";
+
+/** The project as of a change: every stored field but the internal ones. */
+export type ProjectState = Omit<ProjectDoc, "_id" | "name_key">;
+
+/** One committed change: revision `revision` of project `project_id`, at log position `seq`. */
+export interface ProjectChangeDoc {
+  /** revisionKey(project_id, revision): unique, so inserting it is the claim of the revision. */
+  _id: string;
+  /** The change's position in the log of every project: unique, whole, from 1. */
+  seq: number;
+  project_id: number;
+  revision: number;
+  operation: string;
+  actor_id: string | null;
+  actor_role: string;
+  at: Date;
+  /** The new values (empty for the creation, whose values are the snapshot). */
+  set: ProjectChangeSet;
+  changes: { field: string; from: string | null; to: string | null }[];
+  /** The project after this change, so an event and a filter match need no further read. */
+  project: ProjectState;
+}
+
+/**
+ * A position no change will ever take: inserted under voidKey(seq) by a reader that found the position empty for too
+ * long, or by a writer that lost its race after claiming the position (project-changes.log.ts).
+ */
+export interface ProjectChangeVoidDoc {
+  _id: string;
+  seq: number;
+  void: true;
+}
+
+export type ProjectChangeLogDoc = ProjectChangeDoc | ProjectChangeVoidDoc;
+
+export const voidKey = (seq: number): string => `void:${seq}`;
+
+export function isVoid(doc: ProjectChangeLogDoc): doc is ProjectChangeVoidDoc {
+  return (doc as ProjectChangeVoidDoc).void === true;
+}
+
+const fieldChangeSchema = new Schema(
+  {
+    field: { type: String, required: true },
+    from: { type: String, default: null },
+    to: { type: String, default: null },
+  },
+  { _id: false },
+);
+
+const projectChangeSchema = new Schema<ProjectChangeDoc>(
+  {
+    _id: { type: String, required: true },
+    seq: { type: Number, required: true },
+    project_id: { type: Number, required: true },
+    revision: { type: Number, required: true },
+    operation: { type: String, required: true },
+    actor_id: { type: String, default: null },
+    actor_role: { type: String, required: true },
+    at: { type: Date, required: true },
+    set: { type: Schema.Types.Mixed, default: {} },
+    changes: { type: [fieldChangeSchema], default: [] },
+    project: { type: Schema.Types.Mixed, required: true },
+  },
+  // minimize: false keeps `set: {}` and nulls in `set` and `project` (teacher_id: null is a value, not an absence).
+  { collection: "project_changes", versionKey: false, autoIndex: false, minimize: false },
+);
+// The log's order: unique, so of two inserts claiming one position exactly one succeeds. Readers of the log filter
+// and sort on it (`{seq: {$gt: c}}` sorted by seq, or `{seq: c}`); a project's revisions are read by `_id`.
+projectChangeSchema.index({ seq: 1 }, { unique: true });
+
+export type ProjectChangeModel = Model<ProjectChangeDoc>;
+
+export function createProjectChangeModel(connection: Connection): ProjectChangeModel {
+  return connection.model<ProjectChangeDoc>("ProjectChange", projectChangeSchema);
+}

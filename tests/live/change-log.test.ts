@@ -1,0 +1,227 @@
+// The change log under the feed, on the real database: a position taken by a writer that has not inserted yet holds
+// the readers back (nothing after it is handed out first); one never filled is given up after the bounded wait with a
+// void entry, and the late writer's insert then fails on that position and lands higher — so nothing is skipped.
+// Revisions stored by versions before the change log are copied into it once at start-up, with the project's state
+// after each.
+import { ProjectChangeFeed, type ProjectChangeEvent } from "../../src/components/projects";
+import { ProjectChangeLog, revisionKey } from "../../src/components/projects/persistence";
+import { openDatabase, type Database } from "../../src/db/database";
+import { createServices, type Services } from "../../src/services";
+import { dropTestDatabase, openTestDatabase, testMongoUri } from "../helpers/database";
+import { silentLogger, unique } from "../helpers/fixtures";
+
+/** The counter whose values are the hints for log positions (a writer first takes one, then inserts). */
+const POSITIONS = "project_changes";
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function input(project_status = "planned") {
+  return {
+    project_name: unique("Log"),
+    project_desc: "A project for the change log",
+    company_id: 7,
+    project_status,
+    start_date: "2025-01-01",
+    end_date: "2025-02-01",
+  };
+}
+
+describe("the change log's positions", () => {
+  let db: Database;
+  let services: Services;
+  let log: ProjectChangeLog;
+  const feeds: ProjectChangeFeed[] = [];
+  beforeAll(async () => {
+    db = await openTestDatabase();
+    services = createServices(db, undefined, silentLogger);
+    log = new ProjectChangeLog(db.models.ProjectChange, db.ids);
+  });
+  afterEach(() => feeds.splice(0).forEach((feed) => feed.stop()));
+  afterAll(() => dropTestDatabase(db));
+
+  function feed(gapWaitMs: number): ProjectChangeFeed {
+    const created = new ProjectChangeFeed(log, services.projects, { pollMs: 20, gapWaitMs });
+    feeds.push(created);
+    return created;
+  }
+
+  /** A subscription of every project's changes after the log's current end. */
+  async function watchFromNow(f: ProjectChangeFeed) {
+    const anchor = await services.projects.create(input());
+    const own = await f.subscribeProject({ projectId: anchor.project_id, after_revision: 0 }, { onOverflow: () => {} });
+    const created = (await own.next()).value as ProjectChangeEvent;
+    await own.return!();
+    return f.subscribeAll({ after: created.cursor }, { onOverflow: () => {} });
+  }
+
+  it("when a writer has taken a position but inserts late, then readers wait for it and hand changes out in position order", async () => {
+    const f = feed(60_000);
+    const late = await services.projects.create(input());
+    const events = await watchFromNow(f);
+    const taken = await db.ids.next(POSITIONS); // the slow writer's position
+    const after = await services.projects.create(input()); // commits at a higher position
+
+    const first = events.next();
+    expect(await Promise.race([first, sleep(600).then(() => "still waiting")])).toBe("still waiting");
+
+    // The slow writer's insert lands: revision 2 of `late`, at the position it took.
+    await db.models.ProjectChange.create({
+      _id: revisionKey(late.project_id, 2),
+      seq: taken,
+      project_id: late.project_id,
+      revision: 2,
+      operation: "updateProjectStatus",
+      actor_id: "slow-writer",
+      actor_role: "teacher",
+      at: new Date(),
+      set: { project_status: "active" },
+      changes: [{ field: "project_status", from: "planned", to: "active" }],
+      project: { ...late, project_status: "active", revision: 2, created_at: new Date(), updated_at: new Date() },
+    });
+    const delivered = [(await first).value as ProjectChangeEvent, (await events.next()).value as ProjectChangeEvent];
+
+    expect(delivered.map((e) => [e.project_id, e.change.revision, e.seq])).toEqual([
+      [late.project_id, 2, taken],
+      [after.project_id, 1, taken + 1],
+    ]);
+  });
+
+  it("when a writer never inserts at its position, then after the bounded wait the position is voided and nothing after it is lost", async () => {
+    const f = feed(300);
+    const events = await watchFromNow(f);
+    const taken = await db.ids.next(POSITIONS); // a writer that dies before inserting
+    const after = await services.projects.create(input());
+
+    const started = Date.now();
+    const next = (await events.next()).value as ProjectChangeEvent;
+
+    expect(next).toMatchObject({ project_id: after.project_id, seq: taken + 1 });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(250);
+    expect(await log.at(taken)).toEqual({ seq: taken }); // a void entry: no change
+    // Had the writer been merely slow, its insert now fails on the position, and its retry lands higher.
+    await expect(
+      db.models.ProjectChange.create({
+        _id: revisionKey(after.project_id, 2),
+        seq: taken,
+        project_id: after.project_id,
+        revision: 2,
+        operation: "updateProjectStatus",
+        actor_id: null,
+        actor_role: "teacher",
+        at: new Date(),
+        set: {},
+        changes: [],
+        project: {},
+      }),
+    ).rejects.toThrow(/duplicate key|E11000/);
+    const retried = await services.projects.updateStatus(after.project_id, { project_status: "active" });
+    const event = (await events.next()).value as ProjectChangeEvent;
+    expect(event).toMatchObject({ project_id: after.project_id, change: { revision: retried.revision } });
+    expect(event.seq).toBeGreaterThan(taken + 1);
+  });
+});
+
+describe("revisions stored before the change log", () => {
+  let db: Database;
+  afterAll(() => dropTestDatabase(db));
+
+  it("when the service starts on them, then they are copied into the log once, with each project's state after each revision", async () => {
+    db = await openTestDatabase();
+    const at = (minute: number) => new Date(Date.UTC(2025, 0, 1, 10, minute));
+    await db.models.Project.collection.insertMany([
+      {
+        _id: "1" as never,
+        project_id: 1,
+        project_name: "Old one",
+        name_key: "old one",
+        project_desc: "d",
+        company_id: 3,
+        project_status: "active",
+        project_url: null,
+        start_date: "2025-01-01",
+        end_date: "2025-02-01",
+        teacher_id: 5,
+        revision: 3,
+        created_by: "u-1",
+        created_at: at(0),
+        updated_at: at(20),
+      },
+      // Stored before revisions existed: no revision 1, then one change.
+      {
+        _id: "2" as never,
+        project_id: 2,
+        project_name: "Older one",
+        name_key: "older one",
+        project_desc: "d",
+        company_id: 3,
+        project_status: "done",
+        project_url: null,
+        start_date: "2025-01-01",
+        end_date: "2025-02-01",
+        teacher_id: null,
+        revision: 2,
+        created_at: at(1),
+        updated_at: at(15),
+      },
+    ]);
+    const legacy = (
+      project_id: number,
+      revision: number,
+      minute: number,
+      operation: string,
+      set: object,
+      changes: object[],
+    ) => ({
+      _id: `${project_id}:${revision}`,
+      project_id,
+      revision,
+      operation,
+      actor_id: null,
+      actor_role: "admin",
+      at: at(minute),
+      set,
+      changes,
+    });
+    await db.models.ProjectRevision.collection.insertMany([
+      legacy(1, 3, 20, "updateProjectStatus", { project_status: "active" }, [
+        { field: "project_status", from: "planned", to: "active" },
+      ]),
+      legacy(1, 1, 0, "createProject", {}, [{ field: "project_status", from: null, to: "planned" }]),
+      legacy(2, 2, 15, "updateProjectStatus", { project_status: "done" }, [
+        { field: "project_status", from: "open", to: "done" },
+      ]),
+      legacy(1, 2, 10, "assignTeacher", { teacher_id: 5 }, [{ field: "teacher_id", from: null, to: "5" }]),
+    ] as never[]);
+    // As on a database that an older version wrote: no marker yet.
+    await db.connection.db!.collection("migrations").deleteMany({});
+
+    const restarted = await openDatabase(testMongoUri(), { dbName: db.connection.name });
+    const again = await openDatabase(testMongoUri(), { dbName: db.connection.name });
+    await again.close();
+    try {
+      const log = await restarted.models.ProjectChange.find({}).sort({ seq: 1 }).lean();
+      expect(log.map((c) => [c._id, c.project.project_status, c.project.teacher_id, c.project.revision])).toEqual([
+        ["1:1", "planned", null, 1],
+        ["1:2", "planned", 5, 2],
+        ["2:2", "done", null, 2],
+        ["1:3", "active", 5, 3],
+      ]);
+      expect(new Set(log.map((c) => c.seq)).size).toBe(4);
+
+      const services = createServices(restarted, undefined, silentLogger);
+      const history = await services.projects.history({ project_id: 1, revision: 3 });
+      expect(history.items.map((i) => i.operation)).toEqual(["updateProjectStatus", "assignTeacher", "createProject"]);
+      const feed = services.projectChanges;
+      const replay = await feed.subscribeProject({ projectId: 2, after_revision: 0 }, { onOverflow: () => {} });
+      expect(((await replay.next()).value as ProjectChangeEvent).project).toMatchObject({
+        project_id: 2,
+        project_status: "done",
+        revision: 2,
+        created_by: null,
+      });
+      feed.stop();
+    } finally {
+      await restarted.close();
+    }
+  });
+});
