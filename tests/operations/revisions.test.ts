@@ -215,7 +215,7 @@ describe("revisions and history", () => {
     const project = await createProject(t, { project_status: "planned" });
     // As such a project is stored: no revision field, no history entry.
     await t.db.models.Project.updateOne({ project_id: project.project_id }, { $unset: { revision: 1 } });
-    await t.db.models.ProjectRevision.deleteOne({ _id: revisionKey(project.project_id, 1) });
+    await t.db.models.ProjectChange.deleteOne({ _id: revisionKey(project.project_id, 1) });
 
     const read = await t.gql(GetProjectDocument, { projectId: project.project_id }, TEACHER);
     const moved = await t.gql(
