@@ -16,11 +16,13 @@ import { registerHealthRoutes } from "./health.routes";
 import { corsOptions, registerPreflightCheck } from "./http/cors";
 import { callerOf } from "./http/caller";
 import { operationOutcomePlugin, withRequest } from "./http/graphql-operations";
+import { lazySchemaController } from "./http/lazy-schemas";
 import { Metrics } from "./http/metrics";
 import { registerOperations } from "./http/operations";
 import { registerRequestIdHeader, requestIdFor } from "./http/request-id";
 import { OneLineRequestLog } from "./request-log";
 import { registerDraining, serverOptions } from "./http/server-options";
+import { docsPlugin } from "./rest/docs";
 import { restPlugin } from "./rest/rest.plugin";
 import type { Logger } from "./logger";
 import { createServices } from "./services";
@@ -61,6 +63,7 @@ export async function createApp({ config, logger, db }: AppOptions): Promise<Fas
     bodyLimit: BODY_LIMIT_BYTES,
     requestIdHeader: false,
     genReqId: requestIdFor,
+    schemaController: lazySchemaController,
     ...serverOptions,
   });
   // First of all hooks, so every answer carries x-request-id: CORS preflights and 503s while draining too.
@@ -119,6 +122,7 @@ export async function createApp({ config, logger, db }: AppOptions): Promise<Fas
 
   await app.register(explorerAssets, config);
   await app.register(restPlugin, { services, authenticator });
+  await app.register(docsPlugin);
   registerHealthRoutes(app, db);
   return app;
 }

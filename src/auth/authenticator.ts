@@ -3,7 +3,7 @@
 //            the X-User-Role header, when sent, must be one of the token's roles.
 //   header — development only: X-User-Role is trusted as sent, X-User-Id optionally names the caller.
 import type { IncomingHttpHeaders } from "node:http";
-import { createRemoteJWKSet, decodeProtectedHeader, errors as joseErrors, jwtVerify, type JWTPayload } from "jose";
+import type { JWTPayload } from "jose";
 import type { AuthConfig } from "../config";
 import type { Caller } from "./caller";
 import { parseRole, ROLES, type Role } from "./roles";
@@ -43,22 +43,33 @@ export function createAuthenticator(config: AuthConfig): Authenticator {
   }
 
   const secret = config.secret ? new TextEncoder().encode(config.secret) : undefined;
-  const jwks = config.jwksUrl ? createRemoteJWKSet(new URL(config.jwksUrl)) : undefined;
   const options = {
     issuer: config.issuer,
     audience: config.audience,
     requiredClaims: ["exp", "sub"],
   };
+  // jose is loaded with the first token, not at start (a tenth of the start-up's module loading; header mode never
+  // needs it); the JWKS set is built once, on first use.
+  let verifier: Promise<{
+    jose: typeof import("jose");
+    jwks?: ReturnType<(typeof import("jose"))["createRemoteJWKSet"]>;
+  }>;
+  const loadVerifier = () =>
+    (verifier ??= import("jose").then((jose) => ({
+      jose,
+      jwks: config.jwksUrl ? jose.createRemoteJWKSet(new URL(config.jwksUrl)) : undefined,
+    })));
 
   async function verify(token: string): Promise<JWTPayload> {
-    const { alg } = decodeProtectedHeader(token);
+    const { jose, jwks } = await loadVerifier();
+    const { alg } = jose.decodeProtectedHeader(token);
     if (alg === "HS256" && secret) {
-      return (await jwtVerify(token, secret, { ...options, algorithms: ["HS256"] })).payload;
+      return (await jose.jwtVerify(token, secret, { ...options, algorithms: ["HS256"] })).payload;
     }
     if (jwks && (alg === "RS256" || alg === "ES256")) {
-      return (await jwtVerify(token, jwks, { ...options, algorithms: ["RS256", "ES256"] })).payload;
+      return (await jose.jwtVerify(token, jwks, { ...options, algorithms: ["RS256", "ES256"] })).payload;
     }
-    throw new joseErrors.JOSEAlgNotAllowed(`alg ${String(alg)} is not accepted`);
+    throw new jose.errors.JOSEAlgNotAllowed(`alg ${String(alg)} is not accepted`);
   }
 
   return {
@@ -71,7 +82,7 @@ export function createAuthenticator(config: AuthConfig): Authenticator {
       try {
         payload = await verify(match[1]);
       } catch (err) {
-        return { authenticated: false, reason: describeTokenError(err) };
+        return { authenticated: false, reason: describeTokenError(err, (await loadVerifier()).jose.errors) };
       }
       const roles = payload.roles;
       if (typeof payload.sub !== "string" || !Array.isArray(roles) || roles.some((r) => typeof r !== "string")) {
@@ -87,7 +98,7 @@ export function createAuthenticator(config: AuthConfig): Authenticator {
   };
 }
 
-function describeTokenError(err: unknown): string {
+function describeTokenError(err: unknown, joseErrors: (typeof import("jose"))["errors"]): string {
   if (err instanceof joseErrors.JWTExpired) return "token has expired";
   if (err instanceof joseErrors.JWTClaimValidationFailed) return `token claim ${err.claim} is invalid or missing`;
   if (err instanceof joseErrors.JOSEAlgNotAllowed) return "token algorithm is not accepted";

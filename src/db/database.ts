@@ -93,10 +93,12 @@ export async function openDatabase(uri: string, options: OpenDatabaseOptions = {
     Counter: createCounterModel(connection),
   };
   // Unique indexes are what make ids and names unique: create them now, and fail start-up if one cannot be built.
-  for (const model of Object.values(models)) {
-    await model.createCollection().catch(ignoreNamespaceExists);
-    await model.createIndexes();
-  }
+  await Promise.all(
+    Object.values(models).map(async (model) => {
+      await model.createCollection().catch(ignoreNamespaceExists);
+      await model.createIndexes();
+    }),
+  );
   const ids = new IdAllocator(models.Counter);
   // Insert-only and idempotent; a marker makes later starts skip it (project-changes.migration.ts).
   await migrateProjectRevisions(connection, models, new ProjectChangeLog(models.ProjectChange, ids));

@@ -1,11 +1,9 @@
 // The original REST interface as a facade over the domain services: each route authenticates with the same
 // authenticator, applies the same role table, makes one service call and answers the envelope (failures through the
 // app's error handler, answers/http-fallback.ts). Encapsulated, so its strict validator and JSON-only body parsing do
-// not change /graphql. @fastify/swagger documents the routes as registered: GET /openapi.json serves the document,
-// and GET /docs shows it in Swagger UI (@fastify/swagger-ui, served offline).
-import fastifySwagger from "@fastify/swagger";
-import fastifySwaggerUi from "@fastify/swagger-ui";
-import type { FastifyPluginAsync } from "fastify";
+// not change /graphql. Their documentation (GET /openapi.json, GET /docs) is generated from the same declarations
+// (docs.ts).
+import type { FastifyPluginAsync, FastifySchema } from "fastify";
 import { ACCESS_POLICY, authorize } from "../auth/access-policy";
 import { actorOf } from "../auth/actor";
 import type { Authenticator } from "../auth/authenticator";
@@ -14,7 +12,7 @@ import { HTTP_STATUS } from "../answers/failure";
 import { callerOf } from "../http/caller";
 import type { Services } from "../services";
 import { ErrorCode } from "../shared/errors";
-import { accessOf, ERROR_STATUS_DESCRIPTIONS, OPENAPI_OPTIONS, successDescription } from "./openapi";
+import { accessOf, ERROR_STATUS_DESCRIPTIONS, successDescription } from "./openapi";
 import { projectRoutes } from "./projects.routes";
 import type { RestRoute } from "./route";
 import { ErrorEnvelope, idParam, ref, SHARED_SCHEMAS } from "./schemas";
@@ -52,8 +50,28 @@ const response = (description: string, schema: { $id: string }) => ({
   content: { "application/json": { schema: ref(schema) } },
 });
 
+/** A route's schema: what Fastify validates and serialises with, and what the OpenAPI document is generated from. */
+export function routeSchema(route: RestRoute): FastifySchema & Record<string, unknown> {
+  return {
+    operationId: route.operation,
+    summary: route.summary,
+    ...accessOf(route.operation),
+    tags: [route.tag],
+    ...(route.pathArg ? { params: idParam(route.pathArg) } : {}),
+    body: ref(route.body),
+    response: {
+      [route.successStatus]: response(successDescription(route.successStatus), route.response),
+      ...Object.fromEntries(
+        errorStatuses(route).map((status) => [
+          status,
+          response(ERROR_STATUS_DESCRIPTIONS[status] ?? "Error", ErrorEnvelope),
+        ]),
+      ),
+    },
+  };
+}
+
 export const restPlugin: FastifyPluginAsync<RestPluginOptions> = async (app, { services, authenticator }) => {
-  await app.register(fastifySwagger, OPENAPI_OPTIONS);
   for (const schema of SHARED_SCHEMAS) app.addSchema(schema);
 
   app.setValidatorCompiler(strictValidatorCompiler(() => Object.values(app.getSchemas())));
@@ -65,23 +83,7 @@ export const restPlugin: FastifyPluginAsync<RestPluginOptions> = async (app, { s
     app.route({
       method: route.method,
       url: route.url,
-      schema: {
-        operationId: route.operation,
-        summary: route.summary,
-        ...accessOf(route.operation),
-        tags: [route.tag],
-        ...(route.pathArg ? { params: idParam(route.pathArg) } : {}),
-        body: ref(route.body),
-        response: {
-          [route.successStatus]: response(successDescription(route.successStatus), route.response),
-          ...Object.fromEntries(
-            errorStatuses(route).map((status) => [
-              status,
-              response(ERROR_STATUS_DESCRIPTIONS[status] ?? "Error", ErrorEnvelope),
-            ]),
-          ),
-        },
-      },
+      schema: routeSchema(route),
       // Before the body is read: an unauthenticated caller gets 401/403 without the server parsing its body. The
       // app's onRequest hook has already authenticated the request (once); this reuses its caller.
       onRequest: async (request) => {
@@ -95,11 +97,4 @@ export const restPlugin: FastifyPluginAsync<RestPluginOptions> = async (app, { s
       },
     });
   }
-
-  app.get("/openapi.json", { schema: { hide: true } }, async () => app.swagger());
-  await app.register(fastifySwaggerUi, {
-    routePrefix: "/docs",
-    // Swagger UI's validator badge would call an outside host.
-    uiConfig: { deepLinking: true, validatorUrl: null },
-  });
 };
