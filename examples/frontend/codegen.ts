@@ -13,7 +13,8 @@ const config: CodegenConfig = {
       config: {
         // Plain fetch needs the query text: documents are typed strings, not ASTs.
         documentMode: "string",
-        scalars: { SafeInt: "number" },
+        // The date scalars answer text (YYYY-MM-DD, ISO 8601 UTC); parse them where the UI needs dates.
+        scalars: { SafeInt: "number", LocalDate: "string", DateTime: "string" },
         enumsAsTypes: true,
         useTypeImports: true,
       },

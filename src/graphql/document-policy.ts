@@ -25,7 +25,7 @@ import {
   type ParseOptions,
   type ValidationRule,
 } from "graphql";
-import { ErrorCode } from "../shared/errors";
+import { ErrorCode, FieldErrorReason } from "../shared/errors";
 import { MAX_QUERY_COST, queryCost } from "./query-cost";
 
 /** Tokens one GraphQL document may hold; the largest query in the README has about 100. */
@@ -47,9 +47,9 @@ export interface OperationToAdmit {
   operationName?: string | null;
 }
 
-/** A document refused by the policy: HTTP 400 on Apollo, BAD_REQUEST. */
-function refused(message: string): GraphQLError {
-  return new GraphQLError(message, { extensions: { code: ErrorCode.BAD_REQUEST, http: { status: 400 } } });
+/** A document refused by the policy: HTTP 400 on Apollo, BAD_REQUEST, with the reason. */
+function refused(message: string, reason: FieldErrorReason): GraphQLError {
+  return new GraphQLError(message, { extensions: { code: ErrorCode.BAD_REQUEST, reason, http: { status: 400 } } });
 }
 
 /** Throws a BAD_REQUEST GraphQLError unless the operation may run. */
@@ -59,7 +59,10 @@ export function admitOperation({ schema, document, variables, operationName }: O
     cost = queryCost(schema, document, variables, operationName, MAX_QUERY_NODES);
   } catch (err) {
     if (err instanceof GraphQLError && /number of nodes/.test(err.message)) {
-      throw refused(`Query is too large to run: it has more than ${MAX_QUERY_NODES} fields once fragments are spread`);
+      throw refused(
+        `Query is too large to run: it has more than ${MAX_QUERY_NODES} fields once fragments are spread`,
+        FieldErrorReason.TOO_COMPLEX,
+      );
     }
     // Variables of the wrong type: execution reports them as GraphQL does, and runs nothing.
     return;
@@ -68,6 +71,7 @@ export function admitOperation({ schema, document, variables, operationName }: O
     throw refused(
       `Query cost ${cost} exceeds the maximum of ${MAX_QUERY_COST}: every list counts as its limit times the cost of ` +
         `its fields; ask for smaller pages or fewer nested lists`,
+      FieldErrorReason.TOO_COMPLEX,
     );
   }
 }
@@ -139,7 +143,11 @@ export function prepareOperation(
   if (errors.length > 0) return { errors };
   const operation = getOperationAST(document, request.operationName);
   if (!operation) {
-    return { errors: [refused("Unable to identify the operation: name it with operationName")] };
+    return {
+      errors: [
+        refused("Unable to identify the operation: name it with operationName", FieldErrorReason.MALFORMED_REQUEST),
+      ],
+    };
   }
   try {
     admitOperation({

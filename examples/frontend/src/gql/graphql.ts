@@ -4,6 +4,7 @@ type Exact<T extends { [key: string]: unknown }> = { [K in keyof T]: T[K] };
 /** Internal type. DO NOT USE DIRECTLY. */
 export type Incremental<T> = T | { [P in keyof T]?: P extends ' $fragmentName' | '__typename' ? T[P] : never };
 import type { DocumentTypeDecoration } from '@graphql-typed-document-node/core';
+/** A new project */
 export type CreateProjectInput = {
   /** a whole number from 1 to 2147483647 */
   company_id: number;
@@ -23,12 +24,19 @@ export type CreateProjectInput = {
 
 /** Why an operation failed */
 export type ErrorCode =
+  /** The request or a value in it is invalid (HTTP 400) */
   | 'BAD_REQUEST'
+  /** The change collides with the current state (HTTP 409) */
   | 'CONFLICT'
+  /** The acting role may not run the operation (HTTP 403) */
   | 'FORBIDDEN'
+  /** An unexpected failure, logged by the service (HTTP 500) */
   | 'INTERNAL_SERVER_ERROR'
+  /** The resource, or one it refers to, does not exist (HTTP 404) */
   | 'NOT_FOUND'
+  /** Over RATE_LIMIT_PER_MINUTE; retry after Retry-After seconds (HTTP 429) */
   | 'TOO_MANY_REQUESTS'
+  /** Not authenticated, or no acting role where one is needed (HTTP 401) */
   | 'UNAUTHORIZED';
 
 /** Every field given narrows the list */
@@ -40,6 +48,15 @@ export type ProjectFilterInput = {
   /** a whole number from 1 to 2147483647 */
   teacher_id?: number | null | undefined;
 };
+
+/** The operation that made a change of a project */
+export type ProjectOperation =
+  /** A teacher was assigned to the project */
+  | 'assignTeacher'
+  /** The project was created (revision 1) */
+  | 'createProject'
+  /** The project's status was changed */
+  | 'updateProjectStatus';
 
 export type CreateProjectMutationVariables = Exact<{
   input: CreateProjectInput;
@@ -54,7 +71,7 @@ export type WatchProjectsSubscriptionVariables = Exact<{
 }>;
 
 
-export type WatchProjectsSubscription = { projectChanges: { cursor: string, project_id: number, change: { revision: number, operation: string, actor_id: string | null, at: string, changes: Array<{ field: string, from: string | null, to: string | null }> }, project: { project_id: number, project_name: string, project_status: string, teacher_id: number | null, revision: number } } };
+export type WatchProjectsSubscription = { projectChanges: { cursor: string, project_id: number, change: { revision: number, operation: ProjectOperation, actor_id: string | null, at: string, changes: Array<{ field: string, from: string | null, to: string | null }> }, project: { project_id: number, project_name: string, project_status: string, teacher_id: number | null, revision: number } } };
 
 export class TypedDocumentString<TResult, TVariables>
   extends String
