@@ -4,7 +4,7 @@
 import { unwrapResolverError } from "@apollo/server/errors";
 import type { FastifyBaseLogger } from "fastify";
 import { GraphQLError, type GraphQLFormattedError } from "graphql";
-import { DomainError, ErrorCode, type FieldErrorReason } from "../shared/errors";
+import { DomainError, ErrorCode, FieldErrorReason } from "../shared/errors";
 import { failureOf, TOO_COMPLEX, withoutRuntimeText, type Failure } from "./failure";
 
 /** What a GraphQL error of ours carries besides its message: the code, and the first problem's reason and field. */
@@ -55,7 +55,7 @@ export function formatGraphqlError(
   if (!(original instanceof DomainError) && !fromResolver) {
     const message = withoutRuntimeText(formatted.message, TOO_COMPLEX.document);
     const extensions = isUncodedClientError(error)
-      ? { ...formatted.extensions, code: ErrorCode.BAD_REQUEST }
+      ? { ...formatted.extensions, code: ErrorCode.BAD_REQUEST, reason: FieldErrorReason.MALFORMED_REQUEST }
       : formatted.extensions;
     return message === formatted.message && extensions === formatted.extensions
       ? formatted

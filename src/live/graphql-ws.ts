@@ -315,6 +315,9 @@ export class LiveServer {
       query: payload.query,
       variables: payload.variables,
       operationName: payload.operationName,
+      // Persisted documents: the same names as over HTTP (graphql-ws keeps the message's other fields).
+      documentId: (payload as { documentId?: unknown }).documentId,
+      extensions: payload.extensions,
     });
     if ("errors" in prepared) return prepared.errors;
     if ((prepared.operation as OperationDefinitionNode).operation !== "subscription") {
