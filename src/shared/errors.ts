@@ -81,7 +81,7 @@ export const FIELD_ERROR_REASONS: Record<FieldErrorReason, string> = {
   RATE_LIMITED: "The caller sent more requests than RATE_LIMIT_PER_MINUTE allows; retry after Retry-After seconds",
   LIMIT_EXCEEDED: "A limit of one connection was reached (SUBSCRIPTIONS_PER_CONNECTION)",
   MALFORMED_REQUEST:
-    "The request itself is malformed: JSON that does not parse, an empty JSON body, broken HTTP framing, a bad URL",
+    "The request itself is malformed: JSON that does not parse, an empty JSON body, broken HTTP framing, a bad URL, a malformed documentId, a persisted query whose sha256Hash does not match its query",
   TOO_LARGE: "The request body, its headers or a path parameter is larger than the service accepts",
   UNSUPPORTED_MEDIA_TYPE: "The request body is not application/json",
   NOT_SUPPORTED:
@@ -89,7 +89,7 @@ export const FIELD_ERROR_REASONS: Record<FieldErrorReason, string> = {
   TIMEOUT: "The request was not received in time",
   TOO_COMPLEX: "The GraphQL document costs more, or is larger, than the service runs",
   NOT_TRUSTED:
-    "The document is not one of the trusted documents (TRUSTED_DOCUMENTS), or its id or hash does not match it",
+    "The document is not a trusted one (TRUSTED_DOCUMENTS): an unknown documentId or hash, or, with TRUSTED_DOCUMENTS_ONLY, a document sent as text",
   UNAVAILABLE: "The service cannot answer now (shutting down, database not answering, connections full); retry",
   INTERNAL: "An unexpected failure of the service, logged with its detail; the request may be retried",
 };

@@ -59,7 +59,7 @@ export type FieldErrorReason =
   | 'INVALID_FORMAT'
   /** A limit of one connection was reached (SUBSCRIPTIONS_PER_CONNECTION) */
   | 'LIMIT_EXCEEDED'
-  /** The request itself is malformed: JSON that does not parse, an empty JSON body, broken HTTP framing, a bad URL */
+  /** The request itself is malformed: JSON that does not parse, an empty JSON body, broken HTTP framing, a bad URL, a malformed documentId, a persisted query whose sha256Hash does not match its query */
   | 'MALFORMED_REQUEST'
   /** The caller is not authenticated, or its role (X-User-Role, the token's roles) may not run the operation */
   | 'NOT_ALLOWED'
@@ -67,7 +67,7 @@ export type FieldErrorReason =
   | 'NOT_FOUND'
   /** The operation is not served this way (a subscription over HTTP, a query over WebSocket, a method the route does not take) */
   | 'NOT_SUPPORTED'
-  /** The document is not one of the trusted documents (TRUSTED_DOCUMENTS), or its id or hash does not match it */
+  /** The document is not a trusted one (TRUSTED_DOCUMENTS): an unknown documentId or hash, or, with TRUSTED_DOCUMENTS_ONLY, a document sent as text */
   | 'NOT_TRUSTED'
   /** A number is outside its range (ids, company_id, expected_revision, offset, limit, after_revision), or end_date is before start_date */
   | 'OUT_OF_RANGE'
