@@ -208,6 +208,7 @@ async function main(): Promise<void> {
       subscriptionPollMs: 250,
       subscriptionsPerConnection: 20,
       wsMaxConnections: 1000,
+      trustedDocumentsOnly: false,
     },
     logger: pino({ level: "silent" }),
     db,

@@ -45,6 +45,8 @@ export type AppConfig = Pick<
   | "subscriptionPollMs"
   | "subscriptionsPerConnection"
   | "wsMaxConnections"
+  | "trustedDocuments"
+  | "trustedDocumentsOnly"
 >;
 
 export interface AppOptions {
@@ -83,7 +85,10 @@ export async function createApp({ config, logger, db }: AppOptions): Promise<Fas
   const stopObservingDb = metrics.observeDatabase(db.connection.getClient());
   await registerOperations(app, { config, authenticator, metrics });
 
-  const policy = createDocumentPolicy({ production: config.production });
+  const policy = createDocumentPolicy({
+    production: config.production,
+    trust: { documents: config.trustedDocuments, only: config.trustedDocumentsOnly },
+  });
   const apollo = createApolloServer({
     logger,
     production: config.production,

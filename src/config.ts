@@ -7,7 +7,17 @@ import fs from "node:fs";
 import path from "node:path";
 import { z } from "zod";
 import { DATABASE_VARIABLES, type EmbeddedDbMode } from "./db/tool-config";
-import { ConfigError, isHttpUrl, oneOf, optionalString, parseEnv, shownAs, wholeNumber } from "./shared/environment";
+import { parseTrustedDocuments, type TrustedDocuments } from "./graphql/trusted-documents";
+import {
+  ConfigError,
+  isHttpUrl,
+  oneOf,
+  optionalBoolean,
+  optionalString,
+  parseEnv,
+  shownAs,
+  wholeNumber,
+} from "./shared/environment";
 import { REPO_ROOT } from "./shared/package-root";
 
 export type AuthConfig =
@@ -58,6 +68,11 @@ export interface Config<Workflow = unknown> {
   subscriptionsPerConnection: number;
   /** Most WebSocket connections one instance holds (WS_MAX_CONNECTIONS); 0 refuses every one. */
   wsMaxConnections: number;
+  /** The trusted documents of TRUSTED_DOCUMENTS's manifest, by sha256; undefined when it is unset. */
+  trustedDocuments?: TrustedDocuments;
+  trustedDocumentsPath?: string;
+  /** TRUSTED_DOCUMENTS_ONLY: only trusted documents run (default true when a manifest is set). */
+  trustedDocumentsOnly: boolean;
 }
 
 /** scheme://host[:port] with nothing after it, as browsers send in Origin. */
@@ -127,6 +142,8 @@ export const SERVICE_VARIABLES = z.object({
   SUBSCRIPTION_POLL_MS: wholeNumber(250, 10, 60_000),
   SUBSCRIPTIONS_PER_CONNECTION: wholeNumber(20, 1, 1000),
   WS_MAX_CONNECTIONS: wholeNumber(1000, 0, 1_000_000),
+  TRUSTED_DOCUMENTS: optionalString,
+  TRUSTED_DOCUMENTS_ONLY: optionalBoolean,
 });
 
 /**
@@ -166,6 +183,23 @@ export function loadConfig<Workflow>(env: NodeJS.ProcessEnv, formats: ConfigFile
     );
   }
 
+  let trustedDocuments: TrustedDocuments | undefined;
+  let trustedDocumentsPath: string | undefined;
+  if (e.TRUSTED_DOCUMENTS) {
+    trustedDocumentsPath = path.resolve(e.TRUSTED_DOCUMENTS);
+    // graphql-codegen's client preset writes it (persistedDocuments: true); every hash is checked against its document.
+    trustedDocuments = readConfigFile(
+      "TRUSTED_DOCUMENTS",
+      e.TRUSTED_DOCUMENTS,
+      trustedDocumentsPath,
+      parseTrustedDocuments,
+    );
+  } else if (e.TRUSTED_DOCUMENTS_ONLY === true) {
+    throw new ConfigError(
+      `Invalid TRUSTED_DOCUMENTS_ONLY ("${env.TRUSTED_DOCUMENTS_ONLY}"): needs TRUSTED_DOCUMENTS, the path of the manifest of the documents to accept`,
+    );
+  }
+
   return {
     port: e.PORT,
     host: e.HOST ?? (production ? "0.0.0.0" : "127.0.0.1"),
@@ -187,6 +221,9 @@ export function loadConfig<Workflow>(env: NodeJS.ProcessEnv, formats: ConfigFile
     subscriptionPollMs: e.SUBSCRIPTION_POLL_MS,
     subscriptionsPerConnection: e.SUBSCRIPTIONS_PER_CONNECTION,
     wsMaxConnections: e.WS_MAX_CONNECTIONS,
+    trustedDocuments,
+    trustedDocumentsPath,
+    trustedDocumentsOnly: trustedDocuments !== undefined && (e.TRUSTED_DOCUMENTS_ONLY ?? true),
   };
 }
 

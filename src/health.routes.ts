@@ -5,7 +5,7 @@ import type { FastifyInstance } from "fastify";
 import type { Database } from "./db/database";
 import { errorBody } from "./answers/envelope";
 import { failure } from "./answers/failure";
-import { ErrorCode } from "./shared/errors";
+import { ErrorCode, FieldErrorReason } from "./shared/errors";
 
 /** How long /readyz waits for the database's ping; the rest of the second is left for answering. */
 const READY_PING_TIMEOUT_MS = 900;
@@ -16,6 +16,7 @@ export function registerHealthRoutes(app: FastifyInstance, db: Database): void {
     if (await db.ping(READY_PING_TIMEOUT_MS)) return { status: "ready" };
     const unavailable = failure(
       503,
+      FieldErrorReason.UNAVAILABLE,
       `not ready: the database did not answer a ping within ${READY_PING_TIMEOUT_MS} ms`,
       ErrorCode.INTERNAL_SERVER_ERROR,
     );

@@ -4,7 +4,7 @@
 // answered generically, and runtime text never reaches a client: both happen only here. The answer shapes are built
 // from a Failure by envelope.ts (REST bodies, mutation payloads), graphql-error.ts and http-fallback.ts.
 import type { FastifyBaseLogger } from "fastify";
-import { DomainError, ErrorCode, INTERNAL_MESSAGE, type FieldError } from "../shared/errors";
+import { DomainError, ErrorCode, FieldErrorReason, INTERNAL_MESSAGE, type FieldError } from "../shared/errors";
 
 export interface Failure {
   status: number;
@@ -32,14 +32,24 @@ function codeForStatus(status: number): ErrorCode {
   return known ?? (status >= 500 ? ErrorCode.INTERNAL_SERVER_ERROR : ErrorCode.BAD_REQUEST);
 }
 
-/** A failure with one problem that belongs to no field (a status the server answers itself: 431, 503 …). */
-export function failure(status: number, message: string, code: ErrorCode = codeForStatus(status)): Failure {
-  return { status, code, message, errors: [{ field: null, message, code }] };
+/**
+ * A failure with one problem that belongs to no field (a status the server answers itself: 431, 503 …); whoever
+ * finds the problem names its reason.
+ */
+export function failure(
+  status: number,
+  reason: FieldErrorReason,
+  message: string,
+  code: ErrorCode = codeForStatus(status),
+): Failure {
+  return { status, code, message, errors: [{ field: null, message, code, reason }] };
 }
 
 /** Every problem of a domain error; one raised without a list is one problem tied to no field. */
 function fieldErrorsOf(error: DomainError): FieldError[] {
-  return error.errors.length > 0 ? error.errors : [{ field: null, message: error.message, code: error.code }];
+  return error.errors.length > 0
+    ? error.errors
+    : [{ field: null, message: error.message, code: error.code, reason: error.reason }];
 }
 
 /** Text of the runtime (a stack overflow, a V8 range error): it says nothing a client can act on and leaks internals. */
@@ -60,12 +70,32 @@ export function withoutRuntimeText(message: string, instead: string, err?: unkno
   return runtimeRangeError || RUNTIME_TEXT.test(message) ? instead : message;
 }
 
-/** Fastify's messages for a few client errors say what went wrong but not what to do. */
-const FRAMEWORK_MESSAGES: Record<string, (err: Error) => string> = {
-  FST_ERR_CTP_INVALID_MEDIA_TYPE: (err) => `${err.message}; send the body as application/json`,
-  FST_ERR_CTP_BODY_TOO_LARGE: () => "request body is too large",
-  FST_ERR_CTP_EMPTY_JSON_BODY: () => "request body is empty although content-type is application/json",
-  FST_ERR_CTP_INVALID_JSON_BODY: () => "malformed JSON body: the request body is not valid JSON",
+/** Fastify's messages for a few client errors say what went wrong but not what to do; each has its reason. */
+const FRAMEWORK_ERRORS: Record<string, { reason: FieldErrorReason; message: (err: Error) => string }> = {
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: {
+    reason: FieldErrorReason.UNSUPPORTED_MEDIA_TYPE,
+    message: (err) => `${err.message}; send the body as application/json`,
+  },
+  FST_ERR_CTP_BODY_TOO_LARGE: { reason: FieldErrorReason.TOO_LARGE, message: () => "request body is too large" },
+  FST_ERR_CTP_EMPTY_JSON_BODY: {
+    reason: FieldErrorReason.MALFORMED_REQUEST,
+    message: () => "request body is empty although content-type is application/json",
+  },
+  FST_ERR_CTP_INVALID_JSON_BODY: {
+    reason: FieldErrorReason.MALFORMED_REQUEST,
+    message: () => "malformed JSON body: the request body is not valid JSON",
+  },
+};
+
+/** The reason of another client error of the framework, by the status it raised it with. */
+const REASON_OF_STATUS: Record<number, FieldErrorReason> = {
+  404: FieldErrorReason.NOT_FOUND,
+  405: FieldErrorReason.NOT_SUPPORTED,
+  408: FieldErrorReason.TIMEOUT,
+  413: FieldErrorReason.TOO_LARGE,
+  414: FieldErrorReason.TOO_LARGE,
+  415: FieldErrorReason.UNSUPPORTED_MEDIA_TYPE,
+  431: FieldErrorReason.TOO_LARGE,
 };
 
 function isClientError(err: unknown): err is Error & { statusCode: number; code?: string } {
@@ -73,11 +103,17 @@ function isClientError(err: unknown): err is Error & { statusCode: number; code?
   return err instanceof Error && typeof status === "number" && status >= 400 && status < 500;
 }
 
-function clientErrorMessage(err: Error & { code?: string }): string {
-  const describe = err.code ? FRAMEWORK_MESSAGES[err.code] : undefined;
-  if (describe) return describe(err);
+function clientError(err: Error & { statusCode: number; code?: string }): {
+  reason: FieldErrorReason;
+  message: string;
+} {
+  const known = err.code ? FRAMEWORK_ERRORS[err.code] : undefined;
+  if (known) return { reason: known.reason, message: known.message(err) };
   // A JSON syntax error thrown by a body parser carries status 400 but no Fastify code.
-  return err instanceof SyntaxError ? `malformed JSON body: ${err.message}` : err.message;
+  if (err instanceof SyntaxError) {
+    return { reason: FieldErrorReason.MALFORMED_REQUEST, message: `malformed JSON body: ${err.message}` };
+  }
+  return { reason: REASON_OF_STATUS[err.statusCode] ?? FieldErrorReason.MALFORMED_REQUEST, message: err.message };
 }
 
 /**
@@ -90,11 +126,19 @@ export function failureOf(err: unknown, log: FastifyBaseLogger, context: Record<
     return { status: HTTP_STATUS[err.code], code: err.code, message: err.message, errors: fieldErrorsOf(err) };
   }
   if (isClientError(err)) {
-    const said = clientErrorMessage(err);
-    const message = withoutRuntimeText(said, TOO_COMPLEX.request, err);
-    if (message !== said) log.warn({ err }, "client error with runtime text");
-    return failure(err.statusCode, message);
+    const said = clientError(err);
+    const message = withoutRuntimeText(said.message, TOO_COMPLEX.request, err);
+    if (message !== said.message) {
+      log.warn({ err }, "client error with runtime text");
+      return failure(err.statusCode, FieldErrorReason.TOO_COMPLEX, message);
+    }
+    return failure(err.statusCode, said.reason, message);
   }
   log.error({ err: err instanceof DomainError ? (err.cause ?? err) : err, ...context }, "internal error");
-  return failure(HTTP_STATUS[ErrorCode.INTERNAL_SERVER_ERROR], INTERNAL_MESSAGE, ErrorCode.INTERNAL_SERVER_ERROR);
+  return failure(
+    HTTP_STATUS[ErrorCode.INTERNAL_SERVER_ERROR],
+    FieldErrorReason.INTERNAL,
+    INTERNAL_MESSAGE,
+    ErrorCode.INTERNAL_SERVER_ERROR,
+  );
 }

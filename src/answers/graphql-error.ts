@@ -1,17 +1,43 @@
 // The GraphQL error: the body answered on /graphql when a request fails before Apollo runs it
-// ({errors: [{message, extensions: {code}}]}), and Apollo's formatError for errors of queries and of documents.
+// ({errors: [{message, extensions: {code, reason, field}}]}), and Apollo's formatError for errors of queries and of
+// documents. `reason` and `field` are the first problem's, as a payload's FieldError gives them.
 import { unwrapResolverError } from "@apollo/server/errors";
 import type { FastifyBaseLogger } from "fastify";
 import { GraphQLError, type GraphQLFormattedError } from "graphql";
-import { DomainError, type ErrorCode } from "../shared/errors";
+import { DomainError, ErrorCode, FieldErrorReason } from "../shared/errors";
 import { failureOf, TOO_COMPLEX, withoutRuntimeText, type Failure } from "./failure";
 
+/** What a GraphQL error of ours carries besides its message: the code, and the first problem's reason and field. */
+// A type, not an interface: it must fit GraphQLFormattedError's extensions (an index signature).
+export type GraphqlErrorExtensions = {
+  code: ErrorCode;
+  reason: FieldErrorReason;
+  /** The argument or input field the problem concerns; left out when it concerns none. */
+  field?: string;
+};
+
 export interface GraphqlErrorBody {
-  errors: { message: string; extensions: { code: ErrorCode } }[];
+  errors: { message: string; extensions: GraphqlErrorExtensions }[];
+}
+
+function extensionsOf(failure: Failure): GraphqlErrorExtensions {
+  const [first] = failure.errors;
+  return { code: failure.code, reason: first.reason, ...(first.field !== null ? { field: first.field } : {}) };
 }
 
 export function graphqlErrorBody(failure: Failure): GraphqlErrorBody {
-  return { errors: [{ message: failure.message, extensions: { code: failure.code } }] };
+  return { errors: [{ message: failure.message, extensions: extensionsOf(failure) }] };
+}
+
+/**
+ * An error Apollo raises itself about the request with a client status (4xx) but no code of its own — a persisted
+ * query whose sha256Hash does not match its query, an unsupported persisted-query version — is the client's mistake:
+ * Apollo would call it INTERNAL_SERVER_ERROR (and /metrics would count a false alarm).
+ */
+function isUncodedClientError(error: unknown): boolean {
+  if (!(error instanceof GraphQLError) || error.extensions.code !== undefined) return false;
+  const status = (error.extensions.http as { status?: unknown } | undefined)?.status;
+  return typeof status === "number" && status >= 400 && status < 500;
 }
 
 /**
@@ -28,13 +54,18 @@ export function formatGraphqlError(
   const fromResolver = error instanceof GraphQLError && error.path !== undefined;
   if (!(original instanceof DomainError) && !fromResolver) {
     const message = withoutRuntimeText(formatted.message, TOO_COMPLEX.document);
-    return message === formatted.message ? formatted : { ...formatted, message };
+    const extensions = isUncodedClientError(error)
+      ? { ...formatted.extensions, code: ErrorCode.BAD_REQUEST, reason: FieldErrorReason.MALFORMED_REQUEST }
+      : formatted.extensions;
+    return message === formatted.message && extensions === formatted.extensions
+      ? formatted
+      : { ...formatted, message, extensions };
   }
   const failure = failureOf(original, logger, { operation: String(formatted.path?.[0] ?? "query") });
   return {
     message: failure.message,
     locations: formatted.locations,
     path: formatted.path,
-    extensions: { code: failure.code },
+    extensions: extensionsOf(failure),
   };
 }

@@ -5,6 +5,7 @@
 // kinds of client read it.
 import http from "node:http";
 import type { FastifyError, FastifyReply, FastifyRequest } from "fastify";
+import { FieldErrorReason } from "../shared/errors";
 import { errorBody } from "./envelope";
 import { failure, failureOf, type Failure } from "./failure";
 import { graphqlErrorBody } from "./graphql-error";
@@ -28,7 +29,7 @@ export function appErrorHandler(err: FastifyError, request: FastifyRequest, repl
 /** The app's not-found handler: the envelope, on /graphql too (a method it does not serve). */
 export function appNotFoundHandler(request: FastifyRequest, reply: FastifyReply): FastifyReply {
   const path = request.url.split("?")[0].slice(0, 200);
-  const notFound = failure(404, `no route ${request.method} ${path}`);
+  const notFound = failure(404, FieldErrorReason.NOT_FOUND, `no route ${request.method} ${path}`);
   return reply.code(notFound.status).send(errorBody(notFound));
 }
 

@@ -2,7 +2,7 @@
 // and Subscription field), used by the GraphQL authChecker and by the REST routes alike. It fails closed: a root field
 // the table does not name is refused to everyone, and a GraphQL schema with such a field refuses to start
 // (graphql/auth-checker.ts checks the built schema against this table).
-import { DomainError, ErrorCode, forbidden, unauthorized } from "../shared/errors";
+import { DomainError, ErrorCode, FieldErrorReason, forbidden, unauthorized } from "../shared/errors";
 import type { Caller } from "./caller";
 import type { Role } from "./roles";
 
@@ -98,6 +98,7 @@ export function authorizeBy(rule: AccessRule | undefined, caller: Caller, name: 
     throw new DomainError(
       rule.wrongRole,
       `${name} is not allowed for role ${caller.role}; allowed roles: ${rule.roles.join(", ")}`,
+      { reason: FieldErrorReason.NOT_ALLOWED },
     );
   }
 }

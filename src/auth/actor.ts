@@ -2,13 +2,14 @@
 // authenticated caller by the transports and passed into the services, so requests never reach the domain.
 import type { Caller } from "./caller";
 import { ROLES } from "./roles";
+import { unauthorized } from "../shared/errors";
 
 /**
- * Who a recorded change names as its author's role: a caller's role; "none" for a caller authenticated without an
- * acting role (jwt mode without X-User-Role, allowed where any caller may act); "system" for the service itself;
- * "anonymous" never reaches a change (every change needs an authenticated caller) but keeps actorOf total.
+ * The roles a recorded change names as its author's (GraphQL's enum Role): a caller's role; "none" for a caller
+ * authenticated without an acting role (jwt mode without X-User-Role, allowed where any caller may act); "system"
+ * for the service itself.
  */
-export const ACTOR_ROLES = [...ROLES, "none", "system", "anonymous"] as const;
+export const ACTOR_ROLES = [...ROLES, "none", "system"] as const;
 export type ActorRole = (typeof ACTOR_ROLES)[number];
 
 export interface Actor {
@@ -20,7 +21,11 @@ export interface Actor {
 /** Changes made by the service itself (seed script, maintenance), not on behalf of a caller. */
 export const SYSTEM_ACTOR: Actor = { id: null, role: "system" };
 
+/**
+ * The actor of a change made for `caller`. Every change needs an authenticated caller (the role table is checked
+ * first); a caller that is not is refused here too (fail closed), so no change is ever recorded without an author.
+ */
 export function actorOf(caller: Caller): Actor {
-  if (!caller.authenticated) return { id: null, role: "anonymous" };
+  if (!caller.authenticated) throw unauthorized(caller.reason);
   return { id: caller.id ?? null, role: caller.role ?? "none" };
 }

@@ -3,7 +3,7 @@
 // `findOneAndUpdate` with upsert and $inc is atomic on MongoDB but not on FerretDB 1.24 (it reads, then writes),
 // so two instances may be handed the same number. The unique index on the id field is what guarantees
 // uniqueness; on a duplicate key we take the next number and try again.
-import { DomainError, ErrorCode, INTERNAL_MESSAGE } from "../shared/errors";
+import { internalError } from "../shared/errors";
 import { GRAPHQL_INT_MAX, SAFE_INT_MAX } from "../shared/validation";
 import type { CounterModel } from "./counter.model";
 import { idKey } from "./id-key";
@@ -61,9 +61,7 @@ export class IdAllocator {
       const id = await this.next(sequence);
       if (id > largest) {
         // Never store an id the API cannot answer (contract: ranges both transports can answer).
-        throw new DomainError(ErrorCode.INTERNAL_SERVER_ERROR, INTERNAL_MESSAGE, {
-          cause: new Error(`the ${sequence} id sequence is exhausted: ${id} is over ${largest}`),
-        });
+        throw internalError(new Error(`the ${sequence} id sequence is exhausted: ${id} is over ${largest}`));
       }
       try {
         return await insert(id);

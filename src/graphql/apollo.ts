@@ -1,4 +1,7 @@
-// Apollo Server over the type-graphql schema: document limits (document-policy.ts), error formatting, draining.
+// Apollo Server over the type-graphql schema: document limits and persisted documents (document-policy.ts), error
+// formatting, draining. Automatic persisted queries (Apollo's, on unless only trusted documents run) keep their
+// documents in Apollo's in-memory cache, per instance: a client whose hash an instance does not know gets
+// PERSISTED_QUERY_NOT_FOUND and sends the query again, as the protocol says.
 import { ApolloServer, type ApolloServerPlugin } from "@apollo/server";
 import {
   ApolloServerPluginCacheControlDisabled,
@@ -27,7 +30,8 @@ export function createApolloServer(options: {
     validationRules: policy.validationRules,
     allowBatchedHttpRequests: false,
     plugins: [
-      ...policy.apolloPlugins<Context>(),
+      // Only authenticated callers register automatic persisted queries.
+      ...policy.apolloPlugins<Context>((context) => context.caller.authenticated),
       // Nothing here reads cache hints or reports to Apollo's cloud: the cache-control plugin alone cost ~37% of
       // executing a page of 100 projects (it wraps every field resolver).
       ApolloServerPluginCacheControlDisabled(),
@@ -39,6 +43,9 @@ export function createApolloServer(options: {
       explorerLandingPage(options),
     ],
     parseOptions: policy.parseOptions,
+    // false: a request with extensions.persistedQuery that names no trusted document is refused before Apollo sees
+    // it; undefined: Apollo's default (on, with its bounded in-memory cache).
+    persistedQueries: policy.automaticPersistedQueries ? undefined : false,
     includeStacktraceInErrorResponses: false,
     // src/index.ts owns the signals: it closes Fastify (which stops Apollo), then the database.
     stopOnTerminationSignals: false,

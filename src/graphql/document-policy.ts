@@ -7,11 +7,15 @@
 //   limit is off: on Apollo it turned every syntax error into a 500 (graphql-armor#751);
 // - graphql-armor's depth (8), alias (15) and directive limits, as validation rules beside GraphQL's own;
 // - the cost limit (query-cost.ts: every list counts as its limit times its items' cost), in admitOperation();
-// - in production, field suggestions ("Did you mean …") are hidden from error messages.
+// - in production, field suggestions ("Did you mean …") are hidden from error messages;
+// - persisted documents: resolveDocument() finds the document a request names by id (`documentId: "sha256:<hex>"` or
+//   Apollo's `extensions.persistedQuery.sha256Hash`) among the trusted documents (TRUSTED_DOCUMENTS); with
+//   TRUSTED_DOCUMENTS_ONLY it refuses everything else before anything is parsed, and admitOperation() refuses again
+//   whatever reached it untrusted. Without only-trusted, other documents run as before, and Apollo's automatic
+//   persisted queries (HTTP) register documents for authenticated callers only.
 //
-// admitOperation() is the one function that decides whether a parsed, valid operation may run; a later "trusted
-// documents only" mode belongs there (it gets the document's source text too).
-import type { ApolloServerPlugin } from "@apollo/server";
+// admitOperation() is the one function that decides whether a parsed, valid operation may run.
+import type { ApolloServerPlugin, GraphQLRequest } from "@apollo/server";
 import { ApolloArmor } from "@escape.tech/graphql-armor";
 import {
   getOperationAST,
@@ -25,8 +29,9 @@ import {
   type ParseOptions,
   type ValidationRule,
 } from "graphql";
-import { ErrorCode } from "../shared/errors";
+import { ErrorCode, FieldErrorReason } from "../shared/errors";
 import { MAX_QUERY_COST, queryCost } from "./query-cost";
+import { hashOf, type TrustedDocuments } from "./trusted-documents";
 
 /** Tokens one GraphQL document may hold; the largest query in the README has about 100. */
 export const MAX_TOKENS = 2000;
@@ -45,21 +50,40 @@ export interface OperationToAdmit {
   source?: string;
   variables?: Record<string, unknown>;
   operationName?: string | null;
+  /** True when the request named its document by a trusted id (the text is the manifest's). */
+  trusted: boolean;
 }
 
-/** A document refused by the policy: HTTP 400 on Apollo, BAD_REQUEST. */
-function refused(message: string): GraphQLError {
-  return new GraphQLError(message, { extensions: { code: ErrorCode.BAD_REQUEST, http: { status: 400 } } });
+/** Which documents a deployment trusts (TRUSTED_DOCUMENTS) and whether only those run (TRUSTED_DOCUMENTS_ONLY). */
+export interface DocumentTrust {
+  documents?: TrustedDocuments;
+  only: boolean;
 }
+
+/** A document refused by the policy: HTTP 400 on Apollo, BAD_REQUEST, with the reason. */
+function refused(message: string, reason: FieldErrorReason): GraphQLError {
+  return new GraphQLError(message, { extensions: { code: ErrorCode.BAD_REQUEST, reason, http: { status: 400 } } });
+}
+
+const ONLY_TRUSTED =
+  "Only trusted documents run on this service (TRUSTED_DOCUMENTS_ONLY): name the document by " +
+  'documentId: "sha256:<hash>" from the manifest your frontend was built with, instead of sending its text';
 
 /** Throws a BAD_REQUEST GraphQLError unless the operation may run. */
-export function admitOperation({ schema, document, variables, operationName }: OperationToAdmit): void {
+export function admitOperation(
+  { schema, document, variables, operationName, trusted }: OperationToAdmit,
+  trust: DocumentTrust,
+): void {
+  if (trust.only && !trusted) throw refused(ONLY_TRUSTED, FieldErrorReason.NOT_TRUSTED);
   let cost: number;
   try {
     cost = queryCost(schema, document, variables, operationName, MAX_QUERY_NODES);
   } catch (err) {
     if (err instanceof GraphQLError && /number of nodes/.test(err.message)) {
-      throw refused(`Query is too large to run: it has more than ${MAX_QUERY_NODES} fields once fragments are spread`);
+      throw refused(
+        `Query is too large to run: it has more than ${MAX_QUERY_NODES} fields once fragments are spread`,
+        FieldErrorReason.TOO_COMPLEX,
+      );
     }
     // Variables of the wrong type: execution reports them as GraphQL does, and runs nothing.
     return;
@@ -68,21 +92,111 @@ export function admitOperation({ schema, document, variables, operationName }: O
     throw refused(
       `Query cost ${cost} exceeds the maximum of ${MAX_QUERY_COST}: every list counts as its limit times the cost of ` +
         `its fields; ask for smaller pages or fewer nested lists`,
+      FieldErrorReason.TOO_COMPLEX,
     );
   }
+}
+
+/** What a request says of its document: its text, or a name for it (HTTP body or query string, subscribe message). */
+export interface DocumentRequest {
+  query?: string | null;
+  documentId?: unknown;
+  extensions?: Record<string, unknown> | null;
+}
+
+/**
+ * The document a request runs: `trusted` (named by the id of a trusted document, whose text it is), `persisted`
+ * (Apollo's automatic persisted query: a hash not among the trusted documents, with or without the text) or `text`
+ * (the request's own text).
+ */
+export type ResolvedDocument =
+  | { kind: "trusted"; query: string }
+  | { kind: "persisted"; query: string | undefined }
+  | { kind: "text"; query: string | undefined };
+
+/**
+ * Finds the document a request names; throws a BAD_REQUEST GraphQLError for an id that names no trusted document, and
+ * (TRUSTED_DOCUMENTS_ONLY) for anything not named by a trusted id. An empty query counts as none: graphql-ws requires
+ * a string, so a WebSocket client naming its document sends "".
+ */
+export function resolveDocument(trust: DocumentTrust, request: DocumentRequest): ResolvedDocument {
+  const query = request.query ? request.query : undefined;
+  if (request.documentId !== undefined && request.documentId !== null) {
+    const id = request.documentId;
+    const hex = typeof id === "string" ? hashOf(id, { prefix: "required" }) : undefined;
+    if (!hex) {
+      throw refused(
+        'documentId must be "sha256:" followed by the 64 hex digits of the document\'s SHA-256',
+        FieldErrorReason.MALFORMED_REQUEST,
+      );
+    }
+    const document = trust.documents?.get(hex);
+    if (!document) {
+      throw refused(
+        trust.documents
+          ? `documentId ${String(id)} is not one of this service's trusted documents (TRUSTED_DOCUMENTS): deploy the manifest your frontend was built with`
+          : "This service has no trusted documents (TRUSTED_DOCUMENTS is not set): send the document's text as query",
+        FieldErrorReason.NOT_TRUSTED,
+      );
+    }
+    if (query !== undefined && query !== document) {
+      throw refused("Send documentId or query, not both", FieldErrorReason.MALFORMED_REQUEST);
+    }
+    return { kind: "trusted", query: document };
+  }
+  const persisted = request.extensions?.persistedQuery;
+  if (persisted && typeof persisted === "object") {
+    const hash = (persisted as { sha256Hash?: unknown }).sha256Hash;
+    const hex = typeof hash === "string" ? hashOf(hash, { prefix: "optional" }) : undefined;
+    const document = hex ? trust.documents?.get(hex) : undefined;
+    if (document && (query === undefined || query === document)) return { kind: "trusted", query: document };
+    if (trust.only) throw refused(ONLY_TRUSTED, FieldErrorReason.NOT_TRUSTED);
+    return { kind: "persisted", query };
+  }
+  if (trust.only) throw refused(ONLY_TRUSTED, FieldErrorReason.NOT_TRUSTED);
+  return { kind: "text", query };
+}
+
+/** The documentId of an HTTP request: a field of the POST body, or a parameter of a GET's query string. */
+function documentIdOf(http: GraphQLRequest["http"]): unknown {
+  if (!http) return undefined;
+  if (http.method === "GET") return new URLSearchParams(http.search).get("documentId") ?? undefined;
+  const body = http.body;
+  return body && typeof body === "object" && !Array.isArray(body)
+    ? (body as { documentId?: unknown }).documentId
+    : undefined;
+}
+
+/** What Apollo parses in place of a refused request's document (see apolloPlugins). */
+const REFUSED_PLACEHOLDER = "{ __typename }";
+
+/** The request's extensions without Apollo's persistedQuery (so Apollo neither checks nor registers it). */
+function withoutPersistedQuery(request: GraphQLRequest): void {
+  if (!request.extensions?.persistedQuery) return;
+  const { persistedQuery: _removed, ...rest } = request.extensions;
+  request.extensions = rest;
 }
 
 export interface DocumentPolicy {
   parseOptions: ParseOptions;
   /** Run after GraphQL's own rules. */
   validationRules: ValidationRule[];
-  /** Apollo plugins: armor's message masking (production) and admitOperation() once an operation is resolved. */
-  apolloPlugins<TContext extends object>(): ApolloServerPlugin<TContext>[];
+  /**
+   * Apollo plugins: armor's message masking (production); resolveDocument() when a request starts (a trusted id
+   * becomes its document's text; an automatic persisted query registers only when `mayRegister` says the caller is
+   * authenticated); admitOperation() once an operation is resolved.
+   */
+  apolloPlugins<TContext extends object>(mayRegister: (context: TContext) => boolean): ApolloServerPlugin<TContext>[];
+  /** Which documents are trusted, and whether only those run. */
+  trust: DocumentTrust;
+  /** Whether Apollo's automatic persisted queries are on: off when only trusted documents run. */
+  automaticPersistedQueries: boolean;
   /** An error message as clients may see it (production hides field suggestions). */
   message(text: string): string;
 }
 
-export function createDocumentPolicy(options: { production: boolean }): DocumentPolicy {
+export function createDocumentPolicy(options: { production: boolean; trust?: DocumentTrust }): DocumentPolicy {
+  const trust: DocumentTrust = options.trust ?? { only: false };
   const armor = new ApolloArmor({
     maxDepth: { n: 8 },
     // Armor's cost limit ignores list sizes; query-cost.ts counts them (limit × item cost) and replaces it.
@@ -96,12 +210,44 @@ export function createDocumentPolicy(options: { production: boolean }): Document
   return {
     parseOptions: { maxTokens: MAX_TOKENS },
     validationRules: protection.validationRules,
-    apolloPlugins<TContext extends object>() {
+    trust,
+    automaticPersistedQueries: !trust.only,
+    apolloPlugins<TContext extends object>(mayRegister: (context: TContext) => boolean) {
       const admission: ApolloServerPlugin<TContext> = {
-        async requestDidStart() {
+        // Runs before Apollo reads the request's query and persisted-query extension.
+        async requestDidStart({ request, contextValue }) {
+          let resolved: ResolvedDocument;
+          try {
+            resolved = resolveDocument(trust, {
+              query: request.query,
+              documentId: documentIdOf(request.http),
+              extensions: request.extensions,
+            });
+          } catch (err) {
+            if (!(err instanceof GraphQLError)) throw err;
+            // Apollo answers an error thrown here as an internal one; it answers errors of didResolveOperation as
+            // they are (status 400, formatError, the outcome metric). So the refused request runs a fixed document
+            // of one token's cost up to there, and is refused there: nothing the client sent is parsed or run.
+            request.query = REFUSED_PLACEHOLDER;
+            withoutPersistedQuery(request);
+            return {
+              async didResolveOperation() {
+                throw err;
+              },
+            };
+          }
+          if (resolved.kind === "trusted") {
+            request.query = resolved.query;
+            withoutPersistedQuery(request);
+          } else if (resolved.kind === "persisted" && resolved.query !== undefined && !mayRegister(contextValue)) {
+            // Only authenticated callers register documents: the query still runs (and is refused like any
+            // unauthenticated request), nothing is stored.
+            withoutPersistedQuery(request);
+          }
+          const trusted = resolved.kind === "trusted";
           return {
             async didResolveOperation({ schema, document, request, operationName, source }) {
-              admitOperation({ schema, document, source, variables: request.variables, operationName });
+              admitOperation({ schema, document, source, variables: request.variables, operationName, trusted }, trust);
             },
           };
         },
@@ -112,11 +258,13 @@ export function createDocumentPolicy(options: { production: boolean }): Document
   };
 }
 
-/** What a WebSocket subscribe message carries (graphql-ws's SubscribePayload). */
+/** What a WebSocket subscribe message carries (graphql-ws's SubscribePayload, and a documentId). */
 export interface OperationRequest {
   query: string;
   variables?: Record<string, unknown> | null;
   operationName?: string | null;
+  documentId?: unknown;
+  extensions?: Record<string, unknown> | null;
 }
 
 /**
@@ -128,9 +276,27 @@ export function prepareOperation(
   schema: GraphQLSchema,
   request: OperationRequest,
 ): { document: DocumentNode; operation: OperationDefinitionNode } | { errors: readonly GraphQLError[] } {
+  let resolved: ResolvedDocument;
+  try {
+    resolved = resolveDocument(policy.trust, request);
+  } catch (err) {
+    if (err instanceof GraphQLError) return { errors: [err] };
+    throw err;
+  }
+  if (resolved.query === undefined) {
+    // Apollo's automatic persisted queries live in Apollo's cache, on HTTP only.
+    return {
+      errors: [
+        refused(
+          "Name a trusted document by documentId, or send the query's text: automatic persisted queries work over HTTP only",
+          FieldErrorReason.NOT_TRUSTED,
+        ),
+      ],
+    };
+  }
   let document: DocumentNode;
   try {
-    document = parse(request.query, policy.parseOptions);
+    document = parse(resolved.query, policy.parseOptions);
   } catch (err) {
     if (err instanceof GraphQLError) return { errors: [err] };
     throw err;
@@ -139,16 +305,24 @@ export function prepareOperation(
   if (errors.length > 0) return { errors };
   const operation = getOperationAST(document, request.operationName);
   if (!operation) {
-    return { errors: [refused("Unable to identify the operation: name it with operationName")] };
+    return {
+      errors: [
+        refused("Unable to identify the operation: name it with operationName", FieldErrorReason.MALFORMED_REQUEST),
+      ],
+    };
   }
   try {
-    admitOperation({
-      schema,
-      document,
-      source: request.query,
-      variables: request.variables ?? undefined,
-      operationName: request.operationName,
-    });
+    admitOperation(
+      {
+        schema,
+        document,
+        source: resolved.query,
+        variables: request.variables ?? undefined,
+        operationName: request.operationName,
+        trusted: resolved.kind === "trusted",
+      },
+      policy.trust,
+    );
   } catch (err) {
     if (err instanceof GraphQLError) return { errors: [err] };
     throw err;

@@ -22,16 +22,16 @@ export function PageType<T extends object>(
 ) {
   @ObjectType(name, { description: descriptions.type })
   class Page {
-    @Field(() => [itemType])
+    @Field(() => [itemType], { description: "The items of this page" })
     items!: T[];
 
     @Field(() => Int, { description: descriptions.total })
     total!: number;
 
-    @Field(() => Int)
+    @Field(() => Int, { description: "Items skipped before this page, as asked" })
     offset!: number;
 
-    @Field(() => Int)
+    @Field(() => Int, { description: "The page size asked for" })
     limit!: number;
 
     @Field({ description: descriptions.has_more })

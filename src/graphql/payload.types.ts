@@ -1,9 +1,30 @@
 // GraphQL types of the mutation payload every component returns: the ErrorCode enum, FieldError and PayloadType
 // (`XPayload { success message code data errors }`). List pages are in page.types.ts.
 import { Field, ObjectType, registerEnumType, type ClassType } from "type-graphql";
-import { ErrorCode, type FieldError as FieldErrorValue } from "../shared/errors";
+import { ErrorCode, FIELD_ERROR_REASONS, FieldErrorReason, type FieldError as FieldErrorValue } from "../shared/errors";
 
-registerEnumType(ErrorCode, { name: "ErrorCode", description: "Why an operation failed" });
+registerEnumType(ErrorCode, {
+  name: "ErrorCode",
+  description: "Why an operation failed",
+  valuesConfig: {
+    BAD_REQUEST: { description: "The request or a value in it is invalid (HTTP 400)" },
+    UNAUTHORIZED: { description: "Not authenticated, or no acting role where one is needed (HTTP 401)" },
+    FORBIDDEN: { description: "The acting role may not run the operation (HTTP 403)" },
+    NOT_FOUND: { description: "The resource, or one it refers to, does not exist (HTTP 404)" },
+    CONFLICT: { description: "The change collides with the current state (HTTP 409)" },
+    INTERNAL_SERVER_ERROR: { description: "An unexpected failure, logged by the service (HTTP 500)" },
+    TOO_MANY_REQUESTS: { description: "Over RATE_LIMIT_PER_MINUTE; retry after Retry-After seconds (HTTP 429)" },
+  },
+});
+
+registerEnumType(FieldErrorReason, {
+  name: "FieldErrorReason",
+  description:
+    "Why a field (or the request) was refused, for code: translate by it, not by message, which is English for people",
+  valuesConfig: Object.fromEntries(
+    Object.entries(FIELD_ERROR_REASONS).map(([reason, description]) => [reason, { description }]),
+  ),
+});
 
 @ObjectType({ description: "One problem of a mutation, tied to the input field or argument it concerns" })
 export class FieldError implements FieldErrorValue {
@@ -16,8 +37,11 @@ export class FieldError implements FieldErrorValue {
   @Field({ description: "What is wrong and how to fix it, naming the field" })
   message!: string;
 
-  @Field(() => ErrorCode)
+  @Field(() => ErrorCode, { description: "The failure's code, as the payload's code says for the first problem" })
   code!: ErrorCode;
+
+  @Field(() => FieldErrorReason, { description: "Why, for code (a frontend translates by it)" })
+  reason!: FieldErrorReason;
 }
 
 /** `XPayload { success message code data errors }`: the envelope every mutation returns, never null. */

@@ -10,6 +10,7 @@ import { TeacherResolver } from "../components/teachers/graphql";
 import { REPO_ROOT } from "../shared/package-root";
 import { assertRootFieldRules, authChecker, type ResolverClass } from "./auth-checker";
 import { wrapMutationsInEnvelope } from "./mutation-payloads";
+import { describeRootTypes } from "./root-types";
 
 export const SCHEMA_FILE = path.join(REPO_ROOT, "schema", "schema.graphql");
 export const FIELD_FRAGMENTS_FILE = path.join(REPO_ROOT, "tests", "graphql", "fields.graphql");
@@ -53,6 +54,7 @@ export function buildAppSchema(resolvers: readonly [ResolverClass, ...ResolverCl
   });
   assertRootFieldRules(built, resolvers);
   wrapMutationsInEnvelope(built);
+  describeRootTypes(built);
   return built;
 }
 

@@ -7,6 +7,7 @@ import type { FastifyInstance } from "fastify";
 import type { Config } from "../config";
 import { failure } from "../answers/failure";
 import { sendFailure } from "../answers/http-fallback";
+import { FieldErrorReason } from "../shared/errors";
 
 /** Outside production without CORS_ORIGINS: any port of a local development server (Vite on :5173, etc.). */
 const LOCAL_DEVELOPMENT_ORIGINS = [/^http:\/\/localhost(:\d{1,5})?$/, /^http:\/\/127\.0\.0\.1(:\d{1,5})?$/];
@@ -53,6 +54,6 @@ export function registerPreflightCheck(app: FastifyInstance): void {
   app.addHook("onRequest", async (request, reply) => {
     if (request.method !== "OPTIONS") return;
     if (request.headers.origin && request.headers["access-control-request-method"]) return;
-    return sendFailure(request, reply, failure(400, NOT_A_PREFLIGHT));
+    return sendFailure(request, reply, failure(400, FieldErrorReason.MALFORMED_REQUEST, NOT_A_PREFLIGHT));
   });
 }

@@ -1,6 +1,9 @@
 // What each GraphQL operation was and how it ended, for the request log line and the graphql_operations_total
 // metric: an Apollo plugin reads the operation name and the outcome (success, the ErrorCode of a failed mutation
-// payload, or of the first GraphQL error) and leaves them on the Fastify request that carried the operation.
+// payload, or of the first GraphQL error) and leaves them on the Fastify request that carried the operation. No
+// client mistake is an internal error here: Apollo's own codes are BAD_REQUEST unless the status says the server
+// failed, and the persisted-query round trip (PERSISTED_QUERY_NOT_FOUND, after which the client sends the query) is
+// an outcome of its own.
 import type { ApolloServerPlugin } from "@apollo/server";
 import type { FastifyRequest } from "fastify";
 import type { Context } from "../graphql/context";
@@ -10,7 +13,7 @@ import type { Metrics } from "./metrics";
 export interface GraphQLOperationSummary {
   /** The operation's name; "anonymous" when it has none, "invalid" when the name is not a GraphQL name. */
   operation: string;
-  /** "success" or an ErrorCode name. */
+  /** "success", an ErrorCode name, or PERSISTED_QUERY_NOT_FOUND. */
   outcome: string;
 }
 
@@ -29,7 +32,9 @@ export function withRequest<T extends object>(request: FastifyRequest, context: 
   return Object.assign(context, { [HTTP_REQUEST]: request });
 }
 
-const ERROR_CODES = new Set<string>(Object.values(ErrorCode));
+/** Outcomes kept as they are: our codes, and Apollo's persisted-query miss (a step of the protocol, not a failure). */
+const PERSISTED_QUERY_NOT_FOUND = "PERSISTED_QUERY_NOT_FOUND";
+const KEPT_CODES = new Set<string>([...Object.values(ErrorCode), PERSISTED_QUERY_NOT_FOUND]);
 const GRAPHQL_NAME = /^[_A-Za-z][_0-9A-Za-z]{0,63}$/;
 
 /**
@@ -54,7 +59,7 @@ function metricLabel(operation: string, seen: Set<string>): string {
 
 /** Apollo's own codes (parse and validation failures …) become BAD_REQUEST or INTERNAL_SERVER_ERROR by status. */
 function codeLabel(code: unknown, status: number | undefined): string {
-  if (typeof code === "string" && ERROR_CODES.has(code)) return code;
+  if (typeof code === "string" && KEPT_CODES.has(code)) return code;
   return (status ?? 200) >= 500 ? ErrorCode.INTERNAL_SERVER_ERROR : ErrorCode.BAD_REQUEST;
 }
 

@@ -8,6 +8,7 @@ import type { FastifyInstance } from "fastify";
 import { collectDefaultMetrics, Counter, Histogram, Registry } from "prom-client";
 import { failure } from "../answers/failure";
 import { sendFailure } from "../answers/http-fallback";
+import { FieldErrorReason } from "../shared/errors";
 
 const METRICS_PATH = "/metrics";
 
@@ -101,7 +102,11 @@ export function registerMetrics(
     if (expected) {
       const sent = Buffer.from(request.headers.authorization ?? "");
       if (sent.length !== expected.length || !timingSafeEqual(sent, expected)) {
-        const refused = failure(401, "GET /metrics requires Authorization: Bearer <METRICS_TOKEN>");
+        const refused = failure(
+          401,
+          FieldErrorReason.NOT_ALLOWED,
+          "GET /metrics requires Authorization: Bearer <METRICS_TOKEN>",
+        );
         return sendFailure(request, reply, refused);
       }
     }

@@ -4,7 +4,7 @@
 // the app's error handler answers in the route's shape (REST envelope, GraphQL error; answers/http-fallback.ts).
 import rateLimit from "@fastify/rate-limit";
 import type { FastifyInstance, FastifyRequest } from "fastify";
-import { DomainError, ErrorCode } from "../shared/errors";
+import { DomainError, ErrorCode, FieldErrorReason } from "../shared/errors";
 import { isOperationsRoute } from "./caller";
 
 /** Over the limit: carries the HTTP status for the error handlers that read statusCode. */
@@ -12,7 +12,7 @@ class TooManyRequestsError extends DomainError {
   readonly statusCode = 429;
 
   constructor(message: string) {
-    super(ErrorCode.TOO_MANY_REQUESTS, message);
+    super(ErrorCode.TOO_MANY_REQUESTS, message, { reason: FieldErrorReason.RATE_LIMITED });
   }
 }
 

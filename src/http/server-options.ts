@@ -8,7 +8,7 @@ import type { Socket } from "node:net";
 import type { FastifyError, FastifyHttpOptions, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { failure } from "../answers/failure";
 import { rawHttpAnswer, sendFailure } from "../answers/http-fallback";
-import { ErrorCode } from "../shared/errors";
+import { ErrorCode, FieldErrorReason } from "../shared/errors";
 
 /** The time limits of the HTTP server, in milliseconds (README "Time limits and failure"). */
 const HTTP_TIMEOUTS = {
@@ -48,13 +48,21 @@ export const serverOptions = {
 
 /** Errors Fastify finds while routing (a path parameter over 100 characters, a malformed URL): 400, the envelope. */
 function frameworkErrors(err: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
-  const message =
+  const refusal =
     err.code === "FST_ERR_MAX_PARAM_LENGTH"
-      ? `a path parameter is longer than ${MAX_PARAM_LENGTH} characters; ids are whole numbers of at least 1`
+      ? failure(
+          400,
+          FieldErrorReason.TOO_LARGE,
+          `a path parameter is longer than ${MAX_PARAM_LENGTH} characters; ids are whole numbers of at least 1`,
+        )
       : err.code === "FST_ERR_BAD_URL"
-        ? "malformed URL: a percent-encoded sequence in the path is invalid"
-        : "the request cannot be routed";
-  void sendFailure(request, reply, failure(400, message));
+        ? failure(
+            400,
+            FieldErrorReason.MALFORMED_REQUEST,
+            "malformed URL: a percent-encoded sequence in the path is invalid",
+          )
+        : failure(400, FieldErrorReason.MALFORMED_REQUEST, "the request cannot be routed");
+  void sendFailure(request, reply, refusal);
 }
 
 /**
@@ -64,14 +72,17 @@ function frameworkErrors(err: FastifyError, request: FastifyRequest, reply: Fast
 function clientErrorHandler(this: FastifyInstance, err: NodeJS.ErrnoException, socket: Socket): void {
   if (err.code === "ECONNRESET" || socket.destroyed) return;
   let status = 400;
+  let reason = FieldErrorReason.MALFORMED_REQUEST;
   let message =
     "malformed HTTP request: the request line, a header or the body framing (Content-Length, Transfer-Encoding) is invalid";
   if (err.code === "HPE_HEADER_OVERFLOW") {
     status = 431;
+    reason = FieldErrorReason.TOO_LARGE;
     message = `request headers are too large (over ${MAX_HEADER_BYTES / 1024} KiB together); send fewer or smaller headers`;
   } else if (err.code === "ERR_HTTP_REQUEST_TIMEOUT") {
     // Node raises the same error for either limit.
     status = 408;
+    reason = FieldErrorReason.TIMEOUT;
     message =
       `the request was not received in time (its headers within ${HTTP_TIMEOUTS.headersTimeoutMs / 1000} s, ` +
       `all of it within ${HTTP_TIMEOUTS.requestTimeoutMs / 1000} s); send it again without pausing`;
@@ -80,7 +91,7 @@ function clientErrorHandler(this: FastifyInstance, err: NodeJS.ErrnoException, s
   // Nothing can be written once a response has started on this socket (Node's own rule).
   const pending = (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
   if (socket.writable && !pending?.headersSent) {
-    socket.end(rawHttpAnswer(failure(status, message)));
+    socket.end(rawHttpAnswer(failure(status, reason, message)));
     return;
   }
   socket.destroy(err);
@@ -109,7 +120,7 @@ export function registerDraining(app: FastifyInstance): void {
     return sendFailure(
       request,
       reply.header("connection", "close"),
-      failure(503, DRAINING_MESSAGE, ErrorCode.INTERNAL_SERVER_ERROR),
+      failure(503, FieldErrorReason.UNAVAILABLE, DRAINING_MESSAGE, ErrorCode.INTERNAL_SERVER_ERROR),
     );
   });
 }

@@ -11,7 +11,7 @@ import type { Context } from "../graphql/context";
 import { handleProtocols } from "graphql-ws";
 import { failure } from "../answers/failure";
 import { sendFailure } from "../answers/http-fallback";
-import { ErrorCode } from "../shared/errors";
+import { ErrorCode, FieldErrorReason } from "../shared/errors";
 import type { LiveServer } from "./graphql-ws";
 
 /** The largest message a client may send over the WebSocket (an HTTP body's limit). */
@@ -54,6 +54,7 @@ export async function registerGraphqlEndpoint(
         reply.header("retry-after", "5"),
         failure(
           503,
+          FieldErrorReason.UNAVAILABLE,
           "This instance holds its most WebSocket connections (WS_MAX_CONNECTIONS); retry later or elsewhere",
           ErrorCode.INTERNAL_SERVER_ERROR,
         ),

@@ -32,7 +32,7 @@ import { createLoaders, type Context } from "../graphql/context";
 import { prepareOperation, type DocumentPolicy } from "../graphql/document-policy";
 import type { Metrics } from "../http/metrics";
 import type { Services } from "../services";
-import { ErrorCode, unauthorized } from "../shared/errors";
+import { ErrorCode, FieldErrorReason, unauthorized } from "../shared/errors";
 
 /** Close codes this service uses besides graphql-ws's own (CloseCode: 4403 Forbidden, 4400 BadRequest, …). */
 export const LiveCloseCode = {
@@ -76,8 +76,12 @@ interface Connection {
 
 type Ctx = WsContext<Record<string, unknown>, Connection>;
 
-function documentError(message: string, code: ErrorCode = ErrorCode.BAD_REQUEST): GraphQLError {
-  return new GraphQLError(message, { extensions: { code } });
+function documentError(
+  message: string,
+  reason: FieldErrorReason,
+  code: ErrorCode = ErrorCode.BAD_REQUEST,
+): GraphQLError {
+  return new GraphQLError(message, { extensions: { code, reason } });
 }
 
 /** Headers as the authenticator reads them, from a connection_init payload (string values only). */
@@ -291,6 +295,7 @@ export class LiveServer {
         documentError(
           `At most ${this.options.subscriptionsPerConnection} subscriptions may be active on one connection ` +
             `(SUBSCRIPTIONS_PER_CONNECTION); complete one first or open another connection`,
+          FieldErrorReason.LIMIT_EXCEEDED,
         ),
       ];
     }
@@ -300,6 +305,7 @@ export class LiveServer {
         return [
           documentError(
             `Rate limit of ${limit.max} requests per minute exceeded; retry in ${limit.ttlInSeconds} s`,
+            FieldErrorReason.RATE_LIMITED,
             ErrorCode.TOO_MANY_REQUESTS,
           ),
         ];
@@ -309,10 +315,18 @@ export class LiveServer {
       query: payload.query,
       variables: payload.variables,
       operationName: payload.operationName,
+      // Persisted documents: the same names as over HTTP (graphql-ws keeps the message's other fields).
+      documentId: (payload as { documentId?: unknown }).documentId,
+      extensions: payload.extensions,
     });
     if ("errors" in prepared) return prepared.errors;
     if ((prepared.operation as OperationDefinitionNode).operation !== "subscription") {
-      return [documentError("Only subscriptions run over WebSocket; send queries and mutations to POST /graphql")];
+      return [
+        documentError(
+          "Only subscriptions run over WebSocket; send queries and mutations to POST /graphql",
+          FieldErrorReason.NOT_SUPPORTED,
+        ),
+      ];
     }
     const context: Context = {
       caller,

@@ -13,6 +13,7 @@ import Fastify, {
 } from "fastify";
 import { failure } from "../answers/failure";
 import { appNotFoundHandler, sendFailure } from "../answers/http-fallback";
+import { FieldErrorReason } from "../shared/errors";
 import { OPENAPI_OPTIONS } from "./openapi";
 import { REST_ROUTES, routeSchema } from "./rest.plugin";
 import { SHARED_SCHEMAS } from "./schemas";
@@ -57,7 +58,15 @@ export const docsPlugin: FastifyPluginAsync = async (app) => {
     // The documentation's own failures (a file it does not have) are answered like every other failure.
     if (answered.statusCode === 404) return appNotFoundHandler(request, reply);
     if (answered.statusCode >= 400)
-      return sendFailure(request, reply, failure(answered.statusCode, "the documentation cannot answer this request"));
+      return sendFailure(
+        request,
+        reply,
+        failure(
+          answered.statusCode,
+          FieldErrorReason.MALFORMED_REQUEST,
+          "the documentation cannot answer this request",
+        ),
+      );
     for (const [name, value] of Object.entries(answered.headers)) {
       if (!HOP_HEADERS.has(name) && value !== undefined) void reply.header(name, value);
     }

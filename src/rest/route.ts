@@ -31,5 +31,5 @@ export interface RestRoute<Body = unknown> {
 /** Declares a route; `body` in run() gets the type of the body schema's zod shape, so no route takes `any`. */
 export const restRoute = <Body>(route: RestRoute<Body>): RestRoute<Body> => route;
 
-/** A path id checked by idParam(): digits only; the service checks its range (Number() past 2^53 is out of it). */
+/** A path id checked by idParam(): a whole number in digits; the service checks its range (Number() past 2^53 is out of it). */
 export const pathId = (value: string): number => Number(value);

@@ -10,7 +10,7 @@ import { AssignTeacherSchema, CreateProjectSchema, UpdateProjectStatusSchema } f
 import { UpdateStudentSchema } from "../components/students";
 import { UpdateTeacherSchema } from "../components/teachers";
 import { valueFieldsOf } from "../graphql/schema";
-import { ErrorCode } from "../shared/errors";
+import { ErrorCode, FIELD_ERROR_REASONS, FieldErrorReason } from "../shared/errors";
 import { inputJsonSchema, type InputJsonSchema } from "../shared/input-json-schema";
 
 /** A request body's JSON schema, named as a component (the TypeScript type of the body rides along for restRoute). */
@@ -26,8 +26,9 @@ const bodySchema = <S extends z.ZodType>(id: string, shape: S): BodySchema<z.inp
 });
 
 /**
- * The path parameter of an id argument's zod shape (e.g. ProjectIdArg): digits only here; its range, given in the
- * description, is checked by the service with the same rule as the GraphQL argument.
+ * The path parameter of an id argument's zod shape (e.g. ProjectIdArg): a whole number written in digits here; its
+ * range, given in the description, is checked by the service with the same rule (and the same reason, OUT_OF_RANGE)
+ * as the GraphQL argument, so 0 and -3 are refused the same way on both transports.
  */
 export function idParam(arg: z.ZodObject) {
   const [[param, rule]] = Object.entries(arg.shape);
@@ -35,7 +36,7 @@ export function idParam(arg: z.ZodObject) {
     type: "object",
     required: [param],
     properties: {
-      [param]: { type: "string", pattern: "^[1-9][0-9]*$", description: (rule as z.ZodType).meta()?.description },
+      [param]: { type: "string", pattern: "^(0|-?[1-9][0-9]*)$", description: (rule as z.ZodType).meta()?.description },
     },
     additionalProperties: false,
   } as const;
@@ -58,6 +59,10 @@ const JSON_TYPES: Record<string, string> = {
   Float: "number",
   String: "string",
   ID: "string",
+  // The date scalars answer text (YYYY-MM-DD, ISO 8601 UTC), unchanged on REST: no `format`, so generated REST
+  // clients keep the strings they had.
+  LocalDate: "string",
+  DateTime: "string",
   Boolean: "boolean",
 };
 
@@ -94,10 +99,21 @@ export const Student = resourceSchema("Student");
 
 export const ErrorCodeSchema = { $id: "ErrorCode", type: "string", enum: Object.values(ErrorCode) } as const;
 
+export const FieldErrorReasonSchema = {
+  $id: "FieldErrorReason",
+  type: "string",
+  enum: Object.values(FieldErrorReason),
+  description: `why the field (or the request) was refused, for code; message is for people. ${Object.entries(
+    FIELD_ERROR_REASONS,
+  )
+    .map(([reason, meaning]) => `${reason}: ${meaning}.`)
+    .join(" ")}`,
+} as const;
+
 export const FieldError = {
   $id: "FieldError",
   type: "object",
-  required: ["field", "message", "code"],
+  required: ["field", "message", "code", "reason"],
   properties: {
     field: {
       type: ["string", "null"],
@@ -106,6 +122,7 @@ export const FieldError = {
     },
     message: { type: "string", description: "what is wrong and how to fix it, naming the field" },
     code: ref(ErrorCodeSchema),
+    reason: ref(FieldErrorReasonSchema),
   },
   additionalProperties: false,
 } as const;
@@ -149,6 +166,7 @@ export const SHARED_SCHEMAS: readonly { $id: string }[] = [
   Teacher,
   Student,
   ErrorCodeSchema,
+  FieldErrorReasonSchema,
   FieldError,
   ErrorEnvelope,
   ProjectEnvelope,

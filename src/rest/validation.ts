@@ -4,7 +4,7 @@
 import type { ErrorObject, ValidateFunction } from "ajv";
 import type { FastifySchemaCompiler } from "fastify";
 import type { SchemaErrorFormatter } from "fastify/types/schema";
-import { ErrorCode, type FieldError } from "../shared/errors";
+import { ErrorCode, FieldErrorReason, type FieldError } from "../shared/errors";
 import { invalid, jsonType } from "../shared/validation";
 
 /** `sharedSchemas`: the schemas routes refer to by $id, added (shape only) before the first route compiles. */
@@ -120,6 +120,32 @@ function describe(error: ErrorObject, part: string): string {
   }
 }
 
+/**
+ * The reason of each kind of problem Ajv finds: decided by the rule (keyword) that failed. A value that is null where
+ * the field needs one is REQUIRED, as when it is left out.
+ */
+function reasonOf(error: ErrorObject): FieldErrorReason {
+  switch (error.keyword) {
+    case "additionalProperties":
+      return FieldErrorReason.UNKNOWN_FIELD;
+    case "required":
+      return FieldErrorReason.REQUIRED;
+    case "type":
+      return error.data === null ? FieldErrorReason.REQUIRED : FieldErrorReason.WRONG_TYPE;
+    case "minimum":
+    case "maximum":
+    case "exclusiveMinimum":
+    case "exclusiveMaximum":
+      return FieldErrorReason.OUT_OF_RANGE;
+    case "maxLength":
+      return FieldErrorReason.TOO_LONG;
+    case "minLength":
+      return FieldErrorReason.BLANK;
+    default:
+      return FieldErrorReason.INVALID_FORMAT;
+  }
+}
+
 /** Every failure as a FieldError, one per field; the first is the message (Fastify answers it through the app's error handler, answers/http-fallback.ts). */
 export const formatSchemaErrors: SchemaErrorFormatter = (errors, dataVar) => {
   const fieldErrors: FieldError[] = [];
@@ -129,9 +155,22 @@ export const formatSchemaErrors: SchemaErrorFormatter = (errors, dataVar) => {
     // A field with several problems (e.g. wrong type and a pattern) is listed once, with its first.
     if (seen.has(field)) continue;
     seen.add(field);
-    fieldErrors.push({ field, message: describe(error, dataVar), code: ErrorCode.BAD_REQUEST });
+    fieldErrors.push({
+      field,
+      message: describe(error, dataVar),
+      code: ErrorCode.BAD_REQUEST,
+      reason: reasonOf(error),
+    });
   }
-  if (fieldErrors.length === 0)
-    fieldErrors.push({ field: null, message: `${dataVar} is invalid`, code: ErrorCode.BAD_REQUEST });
-  return invalid(fieldErrors);
+  const [first = null, ...rest] = fieldErrors;
+  return first
+    ? invalid([first, ...rest])
+    : invalid([
+        {
+          field: null,
+          message: `${dataVar} is invalid`,
+          code: ErrorCode.BAD_REQUEST,
+          reason: FieldErrorReason.INVALID_FORMAT,
+        },
+      ]);
 };

@@ -36,6 +36,19 @@ export const wholeNumber = (fallback: number, min: number, max: number) =>
       return Number(v);
     });
 
+/** true or false (case-insensitive); undefined when unset or blank, so the caller decides the default. */
+export const optionalBoolean = z
+  .string()
+  .optional()
+  .transform((v, ctx) => {
+    const value = v?.trim().toLowerCase();
+    if (value === undefined || value === "") return undefined;
+    if (value === "true") return true;
+    if (value === "false") return false;
+    ctx.addIssue({ code: "custom", message: "accepts true or false" });
+    return z.NEVER;
+  });
+
 /** One of `values`, case-insensitive; `fallback` when unset or blank. */
 export const oneOf = <const V extends readonly [string, ...string[]]>(values: V, fallback: V[number]) =>
   z

@@ -1,7 +1,7 @@
 // Offset pagination shared by every list: bounded page sizes and a stable order (by id). Lists read `limit + 1`
 // items to learn has_more, and count the total only when the caller asks for it (a count reads every matching
 // document on FerretDB).
-import { badRequest } from "./errors";
+import { badRequest, FieldErrorReason } from "./errors";
 
 export const PAGE_DEFAULT_LIMIT = 20;
 export const PAGE_MAX_LIMIT = 100;
@@ -25,10 +25,18 @@ export function pageBounds(page: PageRequest | undefined): { offset: number; lim
   const offset = page?.offset ?? 0;
   const limit = page?.limit ?? PAGE_DEFAULT_LIMIT;
   if (!Number.isInteger(offset) || offset < 0 || offset > PAGE_MAX_OFFSET) {
-    throw badRequest(`offset must be a whole number from 0 to ${PAGE_MAX_OFFSET}`, "offset");
+    throw badRequest(
+      `offset must be a whole number from 0 to ${PAGE_MAX_OFFSET}`,
+      "offset",
+      FieldErrorReason.OUT_OF_RANGE,
+    );
   }
   if (!Number.isInteger(limit) || limit < 1 || limit > PAGE_MAX_LIMIT) {
-    throw badRequest(`limit must be a whole number from 1 to ${PAGE_MAX_LIMIT}`, "limit");
+    throw badRequest(
+      `limit must be a whole number from 1 to ${PAGE_MAX_LIMIT}`,
+      "limit",
+      FieldErrorReason.OUT_OF_RANGE,
+    );
   }
   return { offset, limit };
 }

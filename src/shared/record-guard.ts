@@ -4,7 +4,8 @@
 // for every caller. Each resource declares, per field of its record, what its output type needs (AnswerRules, typed
 // so a new field cannot be forgotten); the services keep only records that meet it and report the others (collection,
 // id, field) for the log. `npm run db:check` lists every such record, and the rest of the contract's rules, at once.
-import { DomainError, ErrorCode, INTERNAL_MESSAGE } from "./errors";
+import { internalError } from "./errors";
+import { isCalendarDate } from "./validation";
 
 export type AnswerRule = "int" | "int?" | "safeint" | "string" | "string?" | "date" | "timestamp";
 
@@ -24,7 +25,6 @@ export type ReportUnanswerable = (problem: UnanswerableRecord) => void;
 
 const INT_MIN = -2_147_483_648;
 const INT_MAX = 2_147_483_647;
-const DATE = /^\d{4}-\d{2}-\d{2}$/;
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,3})?Z$/;
 
 const CHECKS: Record<AnswerRule, (value: unknown) => boolean> = {
@@ -33,7 +33,8 @@ const CHECKS: Record<AnswerRule, (value: unknown) => boolean> = {
   safeint: (v) => Number.isSafeInteger(v),
   string: (v) => typeof v === "string",
   "string?": (v) => v === null || typeof v === "string",
-  date: (v) => typeof v === "string" && DATE.test(v),
+  // A real calendar date: what LocalDate answers (it refuses 2025-02-30).
+  date: (v) => isCalendarDate(v),
   timestamp: (v) => typeof v === "string" && TIMESTAMP.test(v),
 };
 
@@ -67,11 +68,9 @@ export class RecordGuard<R extends object> {
   /** The record, if the API can answer it; else it is reported and the request fails as an internal error. */
   one(record: R): R {
     if (this.answerable(record)) return record;
-    throw new DomainError(ErrorCode.INTERNAL_SERVER_ERROR, INTERNAL_MESSAGE, {
-      cause: new Error(
-        `${this.collection} ${String(record[this.idField])} breaks the contract's rules (npm run db:check)`,
-      ),
-    });
+    throw internalError(
+      new Error(`${this.collection} ${String(record[this.idField])} breaks the contract's rules (npm run db:check)`),
+    );
   }
 
   oneOrNull(record: R | null): R | null {

@@ -5,8 +5,11 @@
 //
 // Messages: a rule's message is written without its field ("must not be empty"); validate() prefixes the field as
 // the interface names it ("project_name must not be empty"), so GraphQL and REST say exactly the same thing.
+//
+// Reasons: each rule that finds a problem names its FieldErrorReason where it finds it (a custom check's issue carries
+// it in params.reason); zod's own issues get theirs from their issue code (see reasonOf).
 import { z } from "zod";
-import { DomainError, ErrorCode, type FieldError } from "./errors";
+import { DomainError, ErrorCode, FieldErrorReason, type FieldError } from "./errors";
 
 export const LIMITS = {
   name: 200,
@@ -57,30 +60,59 @@ const codePoint = (char: string) => `U+${char.codePointAt(0)!.toString(16).toUpp
  */
 export type TextKind = "line" | "multiline" | "identifier";
 
+/** A problem a rule found in a value: what to tell a person (without the field's name) and why, for code. */
+export interface ValueProblem {
+  message: string;
+  reason: FieldErrorReason;
+}
+
+const problem = (reason: FieldErrorReason, message: string): ValueProblem => ({ message, reason });
+
 /** The first problem of a (trimmed) text value, or null; counts characters (code points), not UTF-16 units. */
-export function textProblem(value: string, max: number, kind: TextKind = "line"): string | null {
+export function textProblem(value: string, max: number, kind: TextKind = "line"): ValueProblem | null {
+  const { FORBIDDEN_CHARACTERS, BLANK, TOO_LONG } = FieldErrorReason;
   const control = (kind === "multiline" ? CONTROL_MULTILINE : CONTROL).exec(value);
   if (control) {
-    return `must not contain control characters${kind === "multiline" ? " other than newline and tab" : ""} (found ${codePoint(control[0])})`;
+    return problem(
+      FORBIDDEN_CHARACTERS,
+      `must not contain control characters${kind === "multiline" ? " other than newline and tab" : ""} (found ${codePoint(control[0])})`,
+    );
   }
   const surrogate = LONE_SURROGATE.exec(value);
-  if (surrogate) return `must not contain an unpaired UTF-16 surrogate (found ${codePoint(surrogate[0])})`;
+  if (surrogate) {
+    return problem(
+      FORBIDDEN_CHARACTERS,
+      `must not contain an unpaired UTF-16 surrogate (found ${codePoint(surrogate[0])})`,
+    );
+  }
   const bidi = BIDI_CONTROL.exec(value);
-  if (bidi)
-    return `must not contain bidirectional override, embedding or isolate characters (found ${codePoint(bidi[0])})`;
-  if (value.length === 0) return "must not be empty";
-  if (value.replace(INVISIBLE, "").length === 0) return "must not be empty: it contains only invisible characters";
+  if (bidi) {
+    return problem(
+      FORBIDDEN_CHARACTERS,
+      `must not contain bidirectional override, embedding or isolate characters (found ${codePoint(bidi[0])})`,
+    );
+  }
+  if (value.length === 0) return problem(BLANK, "must not be empty");
+  if (value.replace(INVISIBLE, "").length === 0)
+    return problem(BLANK, "must not be empty: it contains only invisible characters");
   if (kind === "identifier") {
     const invisible = HIDDEN_CHAR.exec(value);
-    if (invisible) return `must not contain invisible characters (found ${codePoint(invisible[0])})`;
+    if (invisible)
+      return problem(FORBIDDEN_CHARACTERS, `must not contain invisible characters (found ${codePoint(invisible[0])})`);
   }
   // UTF-16 units are never fewer than characters: count characters only when the units exceed the limit.
   if (value.length > max) {
     let length = 0;
     for (const _char of value) length++;
-    if (length > max) return `must be at most ${max} characters (got ${length})`;
+    if (length > max) return problem(TOO_LONG, `must be at most ${max} characters (got ${length})`);
   }
   return null;
+}
+
+/** Reports a rule's problem as a zod issue; its reason rides in params, where toFieldErrors reads it. */
+function report(ctx: z.core.ParsePayload<string>, found: ValueProblem | null): void {
+  if (found)
+    ctx.issues.push({ code: "custom", message: found.message, input: ctx.value, params: { reason: found.reason } });
 }
 
 /** The JSON type of a value, as the messages name it ("got array"). */
@@ -98,10 +130,7 @@ export function textField(max: number, kind: TextKind = "line") {
   return z
     .string(notAString)
     .trim()
-    .check((ctx) => {
-      const problem = textProblem(ctx.value, max, kind);
-      if (problem) ctx.issues.push({ code: "custom", message: problem, input: ctx.value });
-    });
+    .check((ctx) => report(ctx, textProblem(ctx.value, max, kind)));
 }
 
 export const nameField = () => textField(LIMITS.name).meta({ description: `trimmed, 1–${LIMITS.name} characters` });
@@ -141,15 +170,14 @@ export function isCalendarDate(value: unknown): value is string {
 export const calendarDateField = () =>
   z
     .string(notAString)
-    .check((ctx) => {
-      if (!isCalendarDate(ctx.value)) {
-        ctx.issues.push({
-          code: "custom",
-          message: "must be a real calendar date written YYYY-MM-DD",
-          input: ctx.value,
-        });
-      }
-    })
+    .check((ctx) =>
+      report(
+        ctx,
+        isCalendarDate(ctx.value)
+          ? null
+          : problem(FieldErrorReason.INVALID_DATE, "must be a real calendar date written YYYY-MM-DD"),
+      ),
+    )
     .meta({ description: "a real calendar date written YYYY-MM-DD" });
 
 /** The one URL rule: an absolute http(s) URL ("scheme://host...", parsed by WHATWG URL) of at most 2048 characters. */
@@ -161,14 +189,15 @@ export const optionalHttpUrlField = () =>
   z
     .string({ error: (issue) => `must be a string or null (got ${jsonType(issue.input)})` })
     .trim()
-    .check((ctx) => {
-      const problem =
+    .check((ctx) =>
+      report(
+        ctx,
         textProblem(ctx.value, LIMITS.project_url, "identifier") ??
-        (HAS_AUTHORITY.test(ctx.value) && httpUrl.safeParse(ctx.value).success
-          ? null
-          : "must be an absolute http or https URL");
-      if (problem) ctx.issues.push({ code: "custom", message: problem, input: ctx.value });
-    })
+          (HAS_AUTHORITY.test(ctx.value) && httpUrl.safeParse(ctx.value).success
+            ? null
+            : problem(FieldErrorReason.INVALID_FORMAT, "must be an absolute http or https URL")),
+      ),
+    )
     .nullish()
     .transform((url) => url ?? null)
     .meta({ description: `an absolute http or https URL of at most ${LIMITS.project_url} characters` });
@@ -179,12 +208,15 @@ export const emailField = () =>
     .string(notAString)
     .trim()
     .toLowerCase()
-    .check((ctx) => {
-      const problem =
+    .check((ctx) =>
+      report(
+        ctx,
         textProblem(ctx.value, LIMITS.email, "identifier") ??
-        (z.regexes.email.test(ctx.value) ? null : "must be a valid e-mail address");
-      if (problem) ctx.issues.push({ code: "custom", message: problem, input: ctx.value });
-    })
+          (z.regexes.email.test(ctx.value)
+            ? null
+            : problem(FieldErrorReason.INVALID_FORMAT, "must be a valid e-mail address")),
+      ),
+    )
     .meta({ description: "a valid e-mail address; stored lower-cased" });
 
 // ---- running a shape
@@ -192,21 +224,46 @@ export const emailField = () =>
 /** Problems found outside a zod shape (e.g. a configured workflow), added to the shape's own. */
 export type ExtraRule<Input> = (input: Partial<Record<keyof Input, unknown>>) => FieldError | null;
 
+/**
+ * The reason of a zod issue: a custom check names its own (params.reason); zod's own issues by their code — a value
+ * that is absent is REQUIRED, one of another type WRONG_TYPE, a number beyond its bounds OUT_OF_RANGE.
+ */
+function reasonOf(issue: z.core.$ZodIssue): FieldErrorReason {
+  switch (issue.code) {
+    case "custom": {
+      // Every custom rule names its reason (the refusal tests walk them); INVALID_FORMAT is only a safe default.
+      return (issue.params as { reason?: FieldErrorReason } | undefined)?.reason ?? FieldErrorReason.INVALID_FORMAT;
+    }
+    case "invalid_type":
+      return issue.input === undefined || issue.input === null
+        ? FieldErrorReason.REQUIRED
+        : FieldErrorReason.WRONG_TYPE;
+    case "too_small":
+    case "too_big":
+      return FieldErrorReason.OUT_OF_RANGE;
+    case "unrecognized_keys":
+      return FieldErrorReason.UNKNOWN_FIELD;
+    default:
+      return FieldErrorReason.INVALID_FORMAT;
+  }
+}
+
 function toFieldErrors(issue: z.core.$ZodIssue): FieldError[] {
   if (issue.code === "unrecognized_keys") {
     return issue.keys.map((key) => ({
       field: key,
       message: `${key} is not an accepted field`,
       code: ErrorCode.BAD_REQUEST,
+      reason: FieldErrorReason.UNKNOWN_FIELD,
     }));
   }
   const field = issue.path.length > 0 ? issue.path.map(String).join(".") : null;
   const message = field ? `${field} ${issue.message}` : issue.message;
-  return [{ field, message, code: ErrorCode.BAD_REQUEST }];
+  return [{ field, message, code: ErrorCode.BAD_REQUEST, reason: reasonOf(issue) }];
 }
 
 /** A BAD_REQUEST carrying every problem; its message is the first one's. */
-export function invalid(errors: FieldError[]): DomainError {
+export function invalid(errors: [FieldError, ...FieldError[]]): DomainError {
   return new DomainError(ErrorCode.BAD_REQUEST, errors[0].message, { errors });
 }
 
@@ -236,7 +293,7 @@ export function validate<S extends z.ZodType>(
     seen.add(error.field);
     return true;
   });
-  throw invalid(perField);
+  throw invalid(perField as [FieldError, ...FieldError[]]);
 }
 
 /** The key that makes two names equal when they differ only in case or surrounding spaces. */

@@ -135,7 +135,7 @@ describe("npm run db:check", () => {
     expect(stdout).toEqual(
       expect.arrayContaining([
         'project_changes void:9 _id: must be "void:8" (stored: "void:9")',
-        'project_changes 77:1 actor_role: must be one of student, teacher, admin, none, system, anonymous (stored: "janitor")',
+        'project_changes 77:1 actor_role: must be one of student, teacher, admin, none, system (stored: "janitor")',
         "project_changes 77:1 project.company_id: must be a whole number from 1 to 2147483647 (stored: 2147483648)",
         "project_changes 77:1 project_id: names projects 77, which does not exist",
       ]),

@@ -61,7 +61,12 @@ describe("values both transports can answer", () => {
       code: "BAD_REQUEST",
       message: `company_id must be a whole number from 1 to ${INT_MAX}`,
       errors: [
-        { field: "company_id", message: `company_id must be a whole number from 1 to ${INT_MAX}`, code: "BAD_REQUEST" },
+        {
+          field: "company_id",
+          message: `company_id must be a whole number from 1 to ${INT_MAX}`,
+          code: "BAD_REQUEST",
+          reason: "OUT_OF_RANGE",
+        },
       ],
     });
     expect(await snapshot(t)).toEqual(before);
@@ -94,6 +99,7 @@ describe("values both transports can answer", () => {
       field,
       message: `${field} must be a whole number from 1 to ${INT_MAX}`,
       code: "BAD_REQUEST",
+      reason: "OUT_OF_RANGE",
     });
   });
 
@@ -112,7 +118,12 @@ describe("values both transports can answer", () => {
 
     expect(res.status).toBe(400);
     expect(res.body.errors).toEqual([
-      { field, message: `${field} must be a whole number from 1 to ${max}`, code: "BAD_REQUEST" },
+      {
+        field,
+        message: `${field} must be a whole number from 1 to ${max}`,
+        code: "BAD_REQUEST",
+        reason: "OUT_OF_RANGE",
+      },
     ]);
   });
 
@@ -182,7 +193,7 @@ describe("OPTIONS that is not a CORS preflight", () => {
       success: false,
       message: MESSAGE,
       code: "BAD_REQUEST",
-      errors: [{ field: null, message: MESSAGE, code: "BAD_REQUEST" }],
+      errors: [{ field: null, message: MESSAGE, code: "BAD_REQUEST", reason: "MALFORMED_REQUEST" }],
     });
   });
 
@@ -190,6 +201,8 @@ describe("OPTIONS that is not a CORS preflight", () => {
     const res = await t.http<GraphQLBody>("OPTIONS", "/graphql");
 
     expect(res.status).toBe(400);
-    expect(res.body).toEqual({ errors: [{ message: MESSAGE, extensions: { code: "BAD_REQUEST" } }] });
+    expect(res.body).toEqual({
+      errors: [{ message: MESSAGE, extensions: { code: "BAD_REQUEST", reason: "MALFORMED_REQUEST" } }],
+    });
   });
 });

@@ -86,6 +86,7 @@ describe("HTTP failures before GraphQL runs", () => {
       '{"query": ',
       400,
       "malformed JSON body: the request body is not valid JSON",
+      "MALFORMED_REQUEST",
     ],
     [
       "an empty JSON body",
@@ -93,26 +94,40 @@ describe("HTTP failures before GraphQL runs", () => {
       "",
       400,
       "request body is empty although content-type is application/json",
+      "MALFORMED_REQUEST",
     ],
-    ["a body over 1 MiB", "application/json", `"${"x".repeat(1024 * 1024)}"`, 413, "request body is too large"],
+    [
+      "a body over 1 MiB",
+      "application/json",
+      `"${"x".repeat(1024 * 1024)}"`,
+      413,
+      "request body is too large",
+      "TOO_LARGE",
+    ],
     [
       "a body that is not JSON",
       "application/xml",
       "<query/>",
       415,
       "Unsupported Media Type; send the body as application/json",
+      "UNSUPPORTED_MEDIA_TYPE",
     ],
   ])(
     "when /graphql and a REST route receive %s, then both say the same, each in its own shape",
-    async (_what, contentType, rawBody, status, message) => {
+    async (_what, contentType, rawBody, status, message, reason) => {
       const headers = { "content-type": contentType, "x-user-role": "admin" };
       const graphql = await t.http<GraphQLBody>("POST", "/graphql", { rawBody, headers });
       const rest = await t.http("PUT", "/teachers/1", { rawBody, headers });
 
-      expect(graphql).toEqual({ status, body: { errors: [{ message, extensions: { code: "BAD_REQUEST" } }] } });
+      expect(graphql).toEqual({ status, body: { errors: [{ message, extensions: { code: "BAD_REQUEST", reason } }] } });
       expect(rest).toEqual({
         status,
-        body: { success: false, message, code: "BAD_REQUEST", errors: [{ field: null, message, code: "BAD_REQUEST" }] },
+        body: {
+          success: false,
+          message,
+          code: "BAD_REQUEST",
+          errors: [{ field: null, message, code: "BAD_REQUEST", reason }],
+        },
       });
     },
   );

@@ -1,10 +1,12 @@
 // The README's recipe for frontends: graphql-codegen's client preset generates typed operations from
 // schema/schema.graphql (examples/frontend/codegen.ts; `npm test` first checks the generated examples/frontend/src/gql
 // is current), a frontend operation compiles against them, types what the operation selects and nothing else, and
-// the form flow it drives reads field errors from the real service.
+// the form flow it drives reads field errors (and their reasons) from the real service, which runs only the
+// documents of the recipe's manifest (src/gql/persisted-documents.json): the form names its mutation by id.
 import path from "node:path";
 import ts from "typescript";
 import { startTestApp, type TestApp } from "../helpers/app";
+import { recipeManifest } from "./support";
 
 const FRONTEND = path.resolve(__dirname, "../../examples/frontend");
 
@@ -48,7 +50,7 @@ describe("a frontend's typed operations from schema/schema.graphql (client prese
   let t: TestApp;
 
   beforeAll(async () => {
-    t = await startTestApp();
+    t = await startTestApp({ config: { trustedDocuments: recipeManifest(), trustedDocumentsOnly: true } });
   });
   afterAll(async () => {
     await t?.close();
@@ -72,7 +74,7 @@ describe("a frontend's typed operations from schema/schema.graphql (client prese
       },
       { "x-user-role": "student" },
     );
-    expect(state).toEqual({ projectId: expect.any(Number), fieldMessages: {}, banner: [] });
+    expect(state).toEqual({ projectId: expect.any(Number), fieldMessages: {}, fieldReasons: {}, banner: [] });
   });
 
   it("when the form has several bad fields, then each field gets its message; a refusal of the caller goes to the banner", async () => {
@@ -89,6 +91,11 @@ describe("a frontend's typed operations from schema/schema.graphql (client prese
     expect(invalid.projectId).toBeNull();
     expect(Object.keys(invalid.fieldMessages).sort()).toEqual(["company_id", "end_date", "project_name"]);
     expect(invalid.fieldMessages.end_date).toMatch(/before start_date/);
+    expect(invalid.fieldReasons).toEqual({
+      company_id: "OUT_OF_RANGE",
+      end_date: "OUT_OF_RANGE",
+      project_name: "BLANK",
+    });
     expect(invalid.banner).toEqual([]);
 
     const refused = await submitProjectForm(

@@ -1,10 +1,13 @@
 // The frontend recipe's live view (examples/frontend/src/watch-projects.ts): its subscription is typed by its
 // selection, and against the real service it receives changes as committed; when the server drops the socket
 // (a restart), graphql-ws reconnects by itself and the watch resumes after its last event — nothing missed or repeated.
+// The service loads the recipe's manifest (the watch names its subscription by id); the test's own setup requests
+// send their text, so only-trusted is off here (tests/frontend/trusted-documents.test.ts runs it on).
 import path from "node:path";
 import ts from "typescript";
 import WebSocket from "ws";
 import { startTestApp, type TestApp } from "../helpers/app";
+import { recipeManifest } from "./support";
 import { wsUrl } from "../helpers/live";
 import { createProject, TEACHER } from "../operations/support";
 import { UpdateProjectStatusDocument } from "../generated/graphql";
@@ -47,7 +50,9 @@ function compileWithProbe(): string[] {
 describe("a frontend's live view (graphql-ws with a typed subscription)", () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await startTestApp({ config: { subscriptionPollMs: 50 } });
+    t = await startTestApp({
+      config: { subscriptionPollMs: 50, trustedDocuments: recipeManifest(), trustedDocumentsOnly: false },
+    });
   });
   afterAll(() => t.close());
 

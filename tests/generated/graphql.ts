@@ -3,13 +3,15 @@ type Exact<T extends { [key: string]: unknown }> = { [K in keyof T]: T[K] };
 /** Internal type. DO NOT USE DIRECTLY. */
 export type Incremental<T> = T | { [P in keyof T]?: P extends ' $fragmentName' | '__typename' ? T[P] : never };
 import type { TypedDocumentNode as DocumentNode } from '@graphql-typed-document-node/core';
+/** The teacher to assign, and optionally the revision the change was decided on */
 export type AssignTeacherInput = {
   /** the project's revision the change was decided on; another revision is CONFLICT and nothing changes */
   expected_revision?: number | null | undefined;
-  /** a whole number from 1 to 2147483647 */
+  /** the teacher_id of the teacher to assign: a whole number from 1 to 2147483647 */
   new_teacher_id: number;
 };
 
+/** A new project */
 export type CreateProjectInput = {
   /** a whole number from 1 to 2147483647 */
   company_id: number;
@@ -27,15 +29,17 @@ export type CreateProjectInput = {
   start_date: string;
 };
 
+/** A new student */
 export type CreateStudentInput = {
   /** trimmed, 1–32 characters */
   class_code: string;
-  /** a valid e-mail address; stored lower-cased */
+  /** a valid e-mail address, unused by other students; stored lower-cased */
   email: string;
   /** trimmed, 1–200 characters */
   student_name: string;
 };
 
+/** A new teacher */
 export type CreateTeacherInput = {
   /** trimmed, 1–200 characters */
   teacher_name: string;
@@ -43,12 +47,19 @@ export type CreateTeacherInput = {
 
 /** Why an operation failed */
 export type ErrorCode =
+  /** The request or a value in it is invalid (HTTP 400) */
   | 'BAD_REQUEST'
+  /** The change collides with the current state (HTTP 409) */
   | 'CONFLICT'
+  /** The acting role may not run the operation (HTTP 403) */
   | 'FORBIDDEN'
+  /** An unexpected failure, logged by the service (HTTP 500) */
   | 'INTERNAL_SERVER_ERROR'
+  /** The resource, or one it refers to, does not exist (HTTP 404) */
   | 'NOT_FOUND'
+  /** Over RATE_LIMIT_PER_MINUTE; retry after Retry-After seconds (HTTP 429) */
   | 'TOO_MANY_REQUESTS'
+  /** Not authenticated, or no acting role where one is needed (HTTP 401) */
   | 'UNAUTHORIZED';
 
 /** Every field given narrows the list */
@@ -61,11 +72,35 @@ export type ProjectFilterInput = {
   teacher_id?: number | null | undefined;
 };
 
+/** The operation that made a change of a project */
+export type ProjectOperation =
+  /** A teacher was assigned to the project */
+  | 'assignTeacher'
+  /** The project was created (revision 1) */
+  | 'createProject'
+  /** The project's status was changed */
+  | 'updateProjectStatus';
+
+/** The role the author of a change acted in */
+export type Role =
+  /** A caller acting as an admin */
+  | 'admin'
+  /** A caller authenticated without an acting role (a token and no X-User-Role, where any caller may act) */
+  | 'none'
+  /** A caller acting as a student */
+  | 'student'
+  /** The service itself (the seed script, maintenance), not a caller */
+  | 'system'
+  /** A caller acting as a teacher */
+  | 'teacher';
+
+/** Every field given narrows the list */
 export type StudentFilterInput = {
   /** trimmed, 1–32 characters */
   class_code?: string | null | undefined;
 };
 
+/** The new status, and optionally the revision the change was decided on */
 export type UpdateProjectStatusInput = {
   /** the project's revision the change was decided on; another revision is CONFLICT and nothing changes */
   expected_revision?: number | null | undefined;
@@ -81,6 +116,7 @@ export type UpdateStudentInput = {
   student_name?: string | null | undefined;
 };
 
+/** A teacher's new name */
 export type UpdateTeacherInput = {
   /** trimmed, 1–200 characters */
   teacher_name: string;
@@ -232,7 +268,7 @@ export type PagesWithTotalInFragmentQueryVariables = Exact<{
 
 export type PagesWithTotalInFragmentQuery = { projects: { total: number, has_more: boolean } };
 
-export type ChangeEventFieldsFragment = { cursor: string, project_id: number, change: { revision: number, operation: string, actor_id: string | null, actor_role: string, at: string, changes: Array<{ field: string, from: string | null, to: string | null }> }, project: { project_id: number, project_name: string, project_status: string, teacher_id: number | null, revision: number, updated_at: string } };
+export type ChangeEventFieldsFragment = { cursor: string, project_id: number, change: { revision: number, operation: ProjectOperation, actor_id: string | null, actor_role: Role, at: string, changes: Array<{ field: string, from: string | null, to: string | null }> }, project: { project_id: number, project_name: string, project_status: string, teacher_id: number | null, revision: number, updated_at: string } };
 
 export type ProjectChangesSubscriptionVariables = Exact<{
   filter?: ProjectFilterInput | null | undefined;
@@ -240,7 +276,7 @@ export type ProjectChangesSubscriptionVariables = Exact<{
 }>;
 
 
-export type ProjectChangesSubscription = { projectChanges: { cursor: string, project_id: number, change: { revision: number, operation: string, actor_id: string | null, actor_role: string, at: string, changes: Array<{ field: string, from: string | null, to: string | null }> }, project: { project_id: number, project_name: string, project_status: string, teacher_id: number | null, revision: number, updated_at: string } } };
+export type ProjectChangesSubscription = { projectChanges: { cursor: string, project_id: number, change: { revision: number, operation: ProjectOperation, actor_id: string | null, actor_role: Role, at: string, changes: Array<{ field: string, from: string | null, to: string | null }> }, project: { project_id: number, project_name: string, project_status: string, teacher_id: number | null, revision: number, updated_at: string } } };
 
 export type ProjectChangedSubscriptionVariables = Exact<{
   projectId: number;
@@ -248,7 +284,7 @@ export type ProjectChangedSubscriptionVariables = Exact<{
 }>;
 
 
-export type ProjectChangedSubscription = { projectChanged: { cursor: string, project_id: number, project: { project_id: number, project_name: string, project_status: string, teacher_id: number | null, revision: number, updated_at: string, teacher: { teacher_id: number, teacher_name: string } | null }, change: { revision: number, operation: string, actor_id: string | null, actor_role: string, at: string, changes: Array<{ field: string, from: string | null, to: string | null }> } } };
+export type ProjectChangedSubscription = { projectChanged: { cursor: string, project_id: number, project: { project_id: number, project_name: string, project_status: string, teacher_id: number | null, revision: number, updated_at: string, teacher: { teacher_id: number, teacher_name: string } | null }, change: { revision: number, operation: ProjectOperation, actor_id: string | null, actor_role: Role, at: string, changes: Array<{ field: string, from: string | null, to: string | null }> } } };
 
 export type CreateProjectMutationVariables = Exact<{
   input: CreateProjectInput;
@@ -308,7 +344,7 @@ export type ProjectHistoryQueryVariables = Exact<{
 }>;
 
 
-export type ProjectHistoryQuery = { project: { project_id: number, revision: number, created_by: string | null, teacher_id: number | null, project_status: string, history: { total: number, offset: number, limit: number, has_more: boolean, items: Array<{ revision: number, operation: string, actor_id: string | null, actor_role: string, at: string, changes: Array<{ field: string, from: string | null, to: string | null }> }> } } | null };
+export type ProjectHistoryQuery = { project: { project_id: number, revision: number, created_by: string | null, teacher_id: number | null, project_status: string, history: { total: number, offset: number, limit: number, has_more: boolean, items: Array<{ revision: number, operation: ProjectOperation, actor_id: string | null, actor_role: Role, at: string, changes: Array<{ field: string, from: string | null, to: string | null }> }> } } | null };
 
 export type CreateStudentMutationVariables = Exact<{
   input: CreateStudentInput;

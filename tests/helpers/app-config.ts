@@ -12,6 +12,7 @@ export function testAppConfig(config: Partial<AppConfig> = {}): AppConfig {
     subscriptionPollMs: 250,
     subscriptionsPerConnection: 20,
     wsMaxConnections: 1000,
+    trustedDocumentsOnly: false,
     ...given,
   };
 }

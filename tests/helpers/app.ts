@@ -15,7 +15,7 @@ export type Headers = Record<string, string>;
 export interface GraphQLResponse<T> {
   status: number;
   data?: T | null;
-  errors?: { message: string; extensions?: { code?: string } }[];
+  errors?: { message: string; extensions?: { code?: string; reason?: string; field?: string } }[];
 }
 
 /** A REST answer's body: the envelope ({success, message, data} or {success: false, message, code, errors}). */
@@ -23,14 +23,14 @@ export interface RestBody<Data = Record<string, unknown>> {
   success: boolean;
   message: string;
   code?: string;
-  errors?: { field: string | null; message: string; code: string }[];
+  errors?: { field: string | null; message: string; code: string; reason: string }[];
   data?: Data | null;
 }
 
 /** A GraphQL answer's body as sent over HTTP. */
 export interface GraphQLBody<Data = Record<string, unknown>> {
   data?: Data | null;
-  errors?: { message: string; extensions?: { code?: string } }[];
+  errors?: { message: string; extensions?: { code?: string; reason?: string; field?: string } }[];
 }
 
 /** What the plain-HTTP tests' inline documents ask for (createTeacher's payload, teachers' total, a teacher). */

@@ -46,7 +46,7 @@ describe("rate limit (header mode)", () => {
       errors: [
         {
           message: expect.stringMatching(/^Rate limit of 3 requests per minute exceeded/),
-          extensions: { code: "TOO_MANY_REQUESTS" },
+          extensions: { code: "TOO_MANY_REQUESTS", reason: "RATE_LIMITED" },
         },
       ],
     });
@@ -76,7 +76,7 @@ describe("rate limit (header mode)", () => {
       success: false,
       message,
       code: "TOO_MANY_REQUESTS",
-      errors: [{ field: null, message, code: "TOO_MANY_REQUESTS" }],
+      errors: [{ field: null, message, code: "TOO_MANY_REQUESTS", reason: "RATE_LIMITED" }],
     });
     expect(refused.body.errors![0].message).toBe(refused.body.message);
     const stored = await t.db.models.Teacher.findOne({ teacher_id: id }).lean();

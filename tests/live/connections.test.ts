@@ -118,7 +118,7 @@ describe("WebSocket connections", () => {
     expect(await third.failed()).toEqual([
       expect.objectContaining({
         message: expect.stringMatching(/^At most 2 subscriptions may be active on one connection/),
-        extensions: { code: "BAD_REQUEST" },
+        extensions: { code: "BAD_REQUEST", reason: "LIMIT_EXCEEDED" },
       }),
     ]);
     second.stop();
@@ -167,7 +167,7 @@ describe("WebSocket connections", () => {
     expect(await refused.failed()).toEqual([
       expect.objectContaining({
         message: expect.stringMatching(/^Rate limit of 4 requests per minute exceeded; retry in \d+ s$/),
-        extensions: { code: "TOO_MANY_REQUESTS" },
+        extensions: { code: "TOO_MANY_REQUESTS", reason: "RATE_LIMITED" },
       }),
     ]);
     expect(allowed.map((s) => s.errors)).toEqual([undefined, undefined]);

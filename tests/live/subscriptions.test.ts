@@ -101,11 +101,14 @@ describe("live updates of projects", () => {
     expect(await beyond.failed()).toEqual([
       expect.objectContaining({
         message: expect.stringMatching(/after_revision 2 is beyond project \d+'s revision 1/),
-        extensions: { code: "BAD_REQUEST" },
+        extensions: { code: "BAD_REQUEST", reason: "OUT_OF_RANGE", field: "after_revision" },
       }),
     ]);
     expect(await missing.failed()).toEqual([
-      expect.objectContaining({ message: "project 999999 does not exist", extensions: { code: "NOT_FOUND" } }),
+      expect.objectContaining({
+        message: "project 999999 does not exist",
+        extensions: { code: "NOT_FOUND", reason: "NOT_FOUND", field: "projectId" },
+      }),
     ]);
   });
 
@@ -182,7 +185,7 @@ describe("live updates of projects", () => {
     expect(await sub.failed()).toEqual([
       expect.objectContaining({
         message: expect.stringMatching(/^after is not a cursor/),
-        extensions: { code: "BAD_REQUEST" },
+        extensions: { code: "BAD_REQUEST", reason: "INVALID_CURSOR", field: "after" },
       }),
     ]);
   });
@@ -204,7 +207,7 @@ describe("live updates of projects", () => {
     expect(await errorsOf(nested)).toEqual([
       expect.objectContaining({
         message: expect.stringMatching(/^Query cost \d+ exceeds the maximum of 10000/),
-        extensions: { code: "BAD_REQUEST" },
+        extensions: { code: "BAD_REQUEST", reason: "TOO_COMPLEX" },
       }),
     ]);
     expect(await errorsOf(deep)).toEqual([
@@ -226,7 +229,7 @@ describe("live updates of projects", () => {
     expect(result).toEqual([
       expect.objectContaining({
         message: "Only subscriptions run over WebSocket; send queries and mutations to POST /graphql",
-        extensions: { code: "BAD_REQUEST" },
+        extensions: { code: "BAD_REQUEST", reason: "NOT_SUPPORTED" },
       }),
     ]);
   });
@@ -242,7 +245,7 @@ describe("live updates of projects", () => {
     expect(res.body.errors).toEqual([
       expect.objectContaining({
         message: "subscriptions run over WebSocket (graphql-transport-ws) at /graphql, not over HTTP",
-        extensions: { code: "BAD_REQUEST" },
+        extensions: { code: "BAD_REQUEST", reason: "NOT_SUPPORTED" },
       }),
     ]);
   });

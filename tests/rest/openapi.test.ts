@@ -102,7 +102,7 @@ describe("GET /openapi.json", () => {
         name: "projectId",
         in: "path",
         required: true,
-        schema: expect.objectContaining({ type: "string", pattern: "^[1-9][0-9]*$" }),
+        schema: expect.objectContaining({ type: "string", pattern: "^(0|-?[1-9][0-9]*)$" }),
       }),
     ]);
     expect(assign.requestBody.content["application/json"].schema).toEqual({
@@ -152,9 +152,14 @@ describe("GET /openapi.json", () => {
       additionalProperties: false,
     });
     expect(schemas.FieldError).toMatchObject({
-      required: ["field", "message", "code"],
-      properties: { field: { type: ["string", "null"] }, code: { $ref: "#/components/schemas/ErrorCode" } },
+      required: ["field", "message", "code", "reason"],
+      properties: {
+        field: { type: ["string", "null"] },
+        code: { $ref: "#/components/schemas/ErrorCode" },
+        reason: { $ref: "#/components/schemas/FieldErrorReason" },
+      },
     });
+    expect(schemas.FieldErrorReason.enum).toEqual(expect.arrayContaining(["REQUIRED", "TAKEN", "NOT_ALLOWED"]));
     expect(schemas.ErrorCode.enum).toEqual([
       "BAD_REQUEST",
       "UNAUTHORIZED",

@@ -2,6 +2,7 @@
 // acting in a role in either mode, the ways of not being authenticated, seeding through the domain services, and the
 // envelope assertions (every body is exactly {success, message, data} or {success: false, message, code, errors}).
 import { createServices, type Services } from "../../src/services";
+import { FieldErrorReason } from "../../src/shared/errors";
 import { startTestApp, type Headers, type RestBody, type TestApp } from "../helpers/app";
 import { silentLogger, unique } from "../helpers/fixtures";
 import { bearer, expiredToken, JWT_AUTH, token, unsignedToken, wronglySignedToken } from "../helpers/tokens";
@@ -104,9 +105,11 @@ export function expectSuccess<Data = Record<string, unknown>>(
   return res.body.data as Data;
 }
 
+const REASONS = new Set(Object.values(FieldErrorReason));
+
 /**
  * The error envelope, exactly: {success: false, message, code, errors} with a status matching the code, and errors
- * listing at least the first problem (the message and code).
+ * listing at least the first problem (the message and code, and a reason: tests/answers/reasons.test.ts checks which).
  */
 export function expectError(
   res: { status: number; body: RestBody<unknown> },
@@ -119,10 +122,15 @@ export function expectError(
     body: { success: false, code, message: expect.any(String), errors: expect.any(Array) },
   });
   const [first] = res.body.errors!;
-  expect({ ...first, field: typeof first?.field === "string" || first?.field === null }).toEqual({
+  expect({
+    ...first,
+    field: typeof first?.field === "string" || first?.field === null,
+    reason: REASONS.has(first?.reason as FieldErrorReason),
+  }).toEqual({
     field: true,
     message: res.body.message,
     code,
+    reason: true,
   });
   if (message !== undefined) expect(res.body.message).toMatch(message);
 }

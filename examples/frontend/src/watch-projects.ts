@@ -5,6 +5,7 @@
 import { createClient, type Client, type ClientOptions } from "graphql-ws";
 import { graphql } from "./gql";
 import type { ProjectFilterInput, WatchProjectsSubscription } from "./gql/graphql";
+import { persistedSubscription } from "./persisted";
 
 export const WatchProjectsSubscriptionDocument = graphql(`
   subscription WatchProjects($filter: ProjectFilterInput, $after: String) {
@@ -65,8 +66,8 @@ export function watchProjects(
 ): ProjectWatch {
   const variables = { filter: options.filter ?? null, after: options.after ?? null };
   // graphql-ws sends this same payload object again on every reconnect: keeping `after` current in it makes each
-  // reconnect resume after the last event received.
-  const payload = { query: WatchProjectsSubscriptionDocument.toString(), variables };
+  // reconnect resume after the last event received. The document is named by its trusted id (persisted.ts).
+  const payload = persistedSubscription(WatchProjectsSubscriptionDocument, variables);
   const stop = client.subscribe<WatchProjectsSubscription>(payload, {
     next: ({ data, errors }) => {
       if (data) {

@@ -15,7 +15,7 @@
 // - Bounded: a subscriber holds at most bufferEvents undelivered events; past that it is a slow consumer, the
 //   transport disconnects it (onOverflow) and it may resume from its last cursor. Events are built once per change
 //   and shared by every subscriber.
-import { badRequest, notFound } from "../../shared/errors";
+import { badRequest, FieldErrorReason, notFound } from "../../shared/errors";
 import { validate } from "../../shared/validation";
 import { z } from "zod";
 import type { ChangeLogEntry, CommittedChange, ProjectChangeLog } from "./project-changes.log";
@@ -200,6 +200,7 @@ export class ProjectChangeFeed {
         throw badRequest(
           "after is not a cursor of this service's change log: pass the cursor of an event you received, or leave after out to start from now",
           "after",
+          FieldErrorReason.INVALID_CURSOR,
         );
       }
     }
@@ -225,6 +226,7 @@ export class ProjectChangeFeed {
       throw badRequest(
         `after_revision ${after_revision} is beyond project ${projectId}'s revision ${project.revision}`,
         "after_revision",
+        FieldErrorReason.OUT_OF_RANGE,
       );
     }
     await this.start();

@@ -7,7 +7,7 @@ import { Args, ArgsType, Authorized, Ctx, Field, Int, ObjectType, Resolver, Root
 import type { SubscribeResolverData } from "type-graphql";
 import { rolesFor } from "../../auth/access-policy";
 import { createLoaders, type Context, type LiveOperation } from "../../graphql/context";
-import { badRequest } from "../../shared/errors";
+import { badRequest, FieldErrorReason } from "../../shared/errors";
 import type { ProjectChangeEvent as ProjectChangeEventRecord } from "./project-changes.feed";
 import { ProjectFilterInput } from "./project.inputs";
 import { Project, ProjectChange } from "./project.type";
@@ -17,7 +17,7 @@ export class ProjectChangeEvent {
   @Field({ description: "Opaque; subscribe again with after: <this cursor> to resume after this event" })
   cursor!: string;
 
-  @Field(() => Int)
+  @Field(() => Int, { description: "The project that changed" })
   project_id!: number;
 
   @Field(() => ProjectChange, { description: "The revision, as in Project.history" })
@@ -29,7 +29,7 @@ export class ProjectChangeEvent {
 
 @ArgsType()
 export class ProjectChangedArgs {
-  @Field(() => Int)
+  @Field(() => Int, { description: "The project's project_id" })
   projectId!: number;
 
   @Field(() => Int, {
@@ -58,7 +58,11 @@ type SubscribeData<Args> = SubscribeResolverData<unknown, Args, Context>;
 
 function liveOf(context: Context): LiveOperation {
   if (!context.live) {
-    throw badRequest("subscriptions run over WebSocket (graphql-transport-ws) at /graphql, not over HTTP");
+    throw badRequest(
+      "subscriptions run over WebSocket (graphql-transport-ws) at /graphql, not over HTTP",
+      null,
+      FieldErrorReason.NOT_SUPPORTED,
+    );
   }
   return context.live;
 }

@@ -29,19 +29,19 @@ export type ProjectFilterInput = ProjectFilter;
 // Argument sets as classes so the SDL lists arguments in the contract's order (projectId, then input).
 @ArgsType()
 export class AssignTeacherArgs {
-  @Field(() => Int)
+  @Field(() => Int, { description: "The project's project_id" })
   projectId!: number;
 
-  @Field(() => AssignTeacherInput)
+  @Field(() => AssignTeacherInput, { description: "The teacher to assign" })
   input!: AssignTeacherInput;
 }
 
 @ArgsType()
 export class UpdateProjectStatusArgs {
-  @Field(() => Int)
+  @Field(() => Int, { description: "The project's project_id" })
   projectId!: number;
 
-  @Field(() => UpdateProjectStatusInput)
+  @Field(() => UpdateProjectStatusInput, { description: "The new status" })
   input!: UpdateProjectStatusInput;
 }
 

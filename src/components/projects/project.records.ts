@@ -1,5 +1,6 @@
 // The records of projects as the service hands them out (a project, an entry of its history) and how stored
 // documents map to them; shared by the repository and the change log.
+import type { ActorRole } from "../../auth/actor";
 import { idKey } from "../../db/id-key";
 import type { RecordOf } from "../../db/record-of";
 import { recordMapper } from "../../db/record-of";
@@ -16,11 +17,15 @@ export interface FieldChangeRecord {
   to: string | null;
 }
 
+/** The operations that change a project, as its history names them (GraphQL's enum ProjectOperation). */
+export const PROJECT_OPERATIONS = ["createProject", "assignTeacher", "updateProjectStatus"] as const;
+export type ProjectOperation = (typeof PROJECT_OPERATIONS)[number];
+
 export interface ProjectChangeRecord {
   revision: number;
-  operation: string;
+  operation: ProjectOperation;
   actor_id: string | null;
-  actor_role: string;
+  actor_role: ActorRole;
   at: string;
   changes: FieldChangeRecord[];
 }
@@ -37,9 +42,10 @@ type ChangeFields = Pick<ProjectChangeDoc, "revision" | "operation" | "actor_id"
 export function toChangeRecord(doc: ChangeFields): ProjectChangeRecord {
   return {
     revision: doc.revision,
-    operation: doc.operation,
+    // Stored as written by the service (npm run db:check lists any other value).
+    operation: doc.operation as ProjectOperation,
     actor_id: doc.actor_id ?? null,
-    actor_role: doc.actor_role,
+    actor_role: doc.actor_role as ActorRole,
     at: new Date(doc.at).toISOString(),
     changes: (doc.changes ?? []).map((c) => ({ field: c.field, from: c.from ?? null, to: c.to ?? null })),
   };

@@ -24,6 +24,7 @@ import {
   toChangeRecord,
   toProjectRecord,
   type ProjectChangeRecord,
+  type ProjectOperation,
   type ProjectRecord,
 } from "./project.records";
 import type { ProjectChangeSet, ProjectDoc, ProjectModel } from "./project.model";
@@ -150,7 +151,7 @@ export class ProjectRepository {
    */
   async change(
     projectId: number,
-    operation: string,
+    operation: Exclude<ProjectOperation, "createProject">,
     actor: Actor,
     decide: (current: ProjectRecord) => ProjectChangeSet,
   ): Promise<ChangeOutcome> {

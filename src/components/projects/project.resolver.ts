@@ -19,7 +19,10 @@ import { Project, ProjectChangePage, ProjectPage, ProjectPayload } from "./proje
 export class ProjectResolver {
   @Authorized(rolesFor("project"))
   @Query(() => Project, { nullable: true, description: "A project by id; null when none has that id" })
-  project(@Arg("projectId", () => Int) projectId: number, @Ctx() ctx: Context): Promise<ProjectRecord | null> {
+  project(
+    @Arg("projectId", () => Int, { description: "The project's project_id" }) projectId: number,
+    @Ctx() ctx: Context,
+  ): Promise<ProjectRecord | null> {
     return ctx.services.projects.get(projectId);
   }
 
@@ -39,16 +42,18 @@ export class ProjectResolver {
   }
 
   @Authorized(rolesFor("createProject"))
-  @Mutation(() => ProjectPayload)
+  @Mutation(() => ProjectPayload, {
+    description: "Creates a project (roles: student, admin); its project_name must be new for its company_id",
+  })
   createProject(
-    @Arg("input", () => CreateProjectInput) input: CreateProjectInput,
+    @Arg("input", () => CreateProjectInput, { description: "The new project's fields" }) input: CreateProjectInput,
     @Ctx() ctx: Context,
   ): Promise<ProjectRecord> {
     return ctx.services.projects.create(input, actorOf(ctx.caller));
   }
 
   @Authorized(rolesFor("assignTeacher"))
-  @Mutation(() => ProjectPayload)
+  @Mutation(() => ProjectPayload, { description: "Assigns a teacher to a project (roles: teacher, admin)" })
   async assignTeacher(@Args() { projectId, input }: AssignTeacherArgs, @Ctx() ctx: Context): Promise<ProjectRecord> {
     const project = await ctx.services.projects.assignTeacher(projectId, input, actorOf(ctx.caller));
     ctx.loaders.projectsByTeacherId.clearAll();
@@ -56,7 +61,9 @@ export class ProjectResolver {
   }
 
   @Authorized(rolesFor("updateProjectStatus"))
-  @Mutation(() => ProjectPayload)
+  @Mutation(() => ProjectPayload, {
+    description: "Changes a project's status (any authenticated caller), as PROJECT_STATUS_WORKFLOW allows",
+  })
   async updateProjectStatus(
     @Args() { projectId, input }: UpdateProjectStatusArgs,
     @Ctx() ctx: Context,

@@ -2,8 +2,10 @@
 // service inputs, the checks the service runs (every invalid field at once), the REST JSON schemas (rest/schemas.ts)
 // and, through `implements`, a compile-time check of the GraphQL input classes (project.inputs.ts).
 import { z } from "zod";
+import { FieldErrorReason } from "../../shared/errors";
 import {
   calendarDateField,
+  GRAPHQL_INT_MAX,
   isCalendarDate,
   LIMITS,
   nameField,
@@ -40,12 +42,14 @@ export const CreateProjectSchema = z
     {
       when: ({ value }) => typeof value === "object" && value !== null,
       path: ["end_date"],
+      params: { reason: FieldErrorReason.OUT_OF_RANGE },
       error: (issue) => {
         const { start_date, end_date } = issue.input as { start_date: string; end_date: string };
         return `${end_date} is before start_date ${start_date}`;
       },
     },
-  );
+  )
+  .meta({ description: "A new project" });
 
 /** Optimistic concurrency: when given, the change applies only to this revision of the project (else CONFLICT). */
 const expectedRevisionField = () =>
@@ -53,15 +57,21 @@ const expectedRevisionField = () =>
     description: "the project's revision the change was decided on; another revision is CONFLICT and nothing changes",
   });
 
-export const AssignTeacherSchema = z.strictObject({
-  new_teacher_id: positiveIdField(),
-  expected_revision: expectedRevisionField(),
-});
+export const AssignTeacherSchema = z
+  .strictObject({
+    new_teacher_id: positiveIdField().meta({
+      description: `the teacher_id of the teacher to assign: a whole number from 1 to ${GRAPHQL_INT_MAX}`,
+    }),
+    expected_revision: expectedRevisionField(),
+  })
+  .meta({ description: "The teacher to assign, and optionally the revision the change was decided on" });
 
-export const UpdateProjectStatusSchema = z.strictObject({
-  project_status: statusField(),
-  expected_revision: expectedRevisionField(),
-});
+export const UpdateProjectStatusSchema = z
+  .strictObject({
+    project_status: statusField(),
+    expected_revision: expectedRevisionField(),
+  })
+  .meta({ description: "The new status, and optionally the revision the change was decided on" });
 
 export const ProjectFilterSchema = z
   .strictObject({

@@ -2,7 +2,7 @@
 // repository (project.repository.ts) stores, claims revisions and returns plain records.
 import { answerRulesOf } from "../../db/answer-rules";
 import { SYSTEM_ACTOR, type Actor } from "../../auth/actor";
-import { conflict, notFound } from "../../shared/errors";
+import { conflict, FieldErrorReason, notFound } from "../../shared/errors";
 import { pageBounds, toPage, type Page, type PageRequest } from "../../shared/pagination";
 import { RecordGuard, type AnswerRules, type ReportUnanswerable } from "../../shared/record-guard";
 import { nameKey, validate } from "../../shared/validation";
@@ -59,6 +59,7 @@ export class ProjectService {
         ? conflict(
             `project_name "${project_name}" is taken: company_id ${company_id} already has a project of that name (ignoring case and surrounding spaces)`,
             "project_name",
+            FieldErrorReason.TAKEN,
           )
         : undefined,
     );
@@ -83,7 +84,11 @@ export class ProjectService {
       this.guard.one(current);
       checkRevision(current, expected_revision);
       if (current.teacher_id === teacher_id) {
-        throw conflict(`teacher ${teacher_id} is already assigned to project ${project_id}`, "new_teacher_id");
+        throw conflict(
+          `teacher ${teacher_id} is already assigned to project ${project_id}`,
+          "new_teacher_id",
+          FieldErrorReason.ALREADY_ASSIGNED,
+        );
       }
       return { teacher_id };
     });
@@ -161,12 +166,15 @@ function checkRevision(current: ProjectRecord, expected: number | null | undefin
     throw conflict(
       `project ${current.project_id} is at revision ${current.revision}, not expected_revision ${expected}; reload it and try again`,
       "expected_revision",
+      FieldErrorReason.STALE_REVISION,
     );
   }
 }
 
 function result(project_id: number, outcome: ChangeOutcome): ProjectRecord {
   if (outcome.status === "missing") throw notFound(`project ${project_id} does not exist`, "projectId");
-  if (outcome.status === "contended") throw conflict(`project ${project_id} changed concurrently; try again`);
+  if (outcome.status === "contended") {
+    throw conflict(`project ${project_id} changed concurrently; try again`, null, FieldErrorReason.CONCURRENT_CHANGE);
+  }
   return outcome.project;
 }

@@ -8,7 +8,7 @@ import { nameKey, SAFE_INT_MAX } from "../../shared/validation";
 import { ACTOR_ROLES } from "../../auth/actor";
 import { voidKey, type ProjectChangeDoc } from "./project-changes.model";
 import type { ProjectDoc } from "./project.model";
-import { revisionKey } from "./project.records";
+import { PROJECT_OPERATIONS, revisionKey } from "./project.records";
 import { CreateProjectSchema } from "./project.schemas";
 
 /** What the service adds to a project's input when it stores it. */
@@ -50,14 +50,12 @@ export function storedProjectProblems(doc: Record<string, unknown>): StoredProbl
   return problems;
 }
 
-const OPERATIONS = ["createProject", "assignTeacher", "updateProjectStatus"] as const;
-
 /** A committed change of the change log (project-changes.model.ts). */
 const StoredChangeFields = z.strictObject({
   seq: storedId(SAFE_INT_MAX),
   project_id: storedId(),
   revision: storedId(),
-  operation: z.enum(OPERATIONS, { error: `must be one of ${OPERATIONS.join(", ")}` }),
+  operation: z.enum(PROJECT_OPERATIONS, { error: `must be one of ${PROJECT_OPERATIONS.join(", ")}` }),
   actor_id: z.string().nullable(),
   actor_role: z.enum(ACTOR_ROLES, { error: `must be one of ${ACTOR_ROLES.join(", ")}` }),
   at: storedTimestamp(),

@@ -1,34 +1,38 @@
 // The GraphQL Project type (teacher and history are resolved in ProjectResolver) and its history entries.
 import { Field, Int, ObjectType } from "type-graphql";
 import { PageType } from "../../graphql/page.types";
+import { DateTime, LocalDate } from "../../graphql/scalars";
+import { ProjectOperation, Role } from "./project-changes.enums";
 import { PayloadType } from "../../graphql/payload.types";
 import type { HasFields } from "../../shared/field-checks";
+import type { ProjectOperation as ProjectOperationValue } from "./project.records";
+import type { ActorRole } from "../../auth/actor";
 import type { ProjectRecord } from "./project.service";
 
 @ObjectType({ description: "A school or work project of a company" })
 export class Project implements ProjectRecord {
-  @Field(() => Int)
+  @Field(() => Int, { description: "The project's id, given by the service: a whole number from 1" })
   project_id!: number;
 
-  @Field()
+  @Field({ description: "Trimmed, 1–200 characters; unique per company_id, ignoring case" })
   project_name!: string;
 
-  @Field()
+  @Field({ description: "Trimmed, 1–5000 characters; may span lines" })
   project_desc!: string;
 
-  @Field(() => Int)
+  @Field(() => Int, { description: "The company the project is for" })
   company_id!: number;
 
-  @Field()
+  @Field({ description: "The status, 1–64 characters; PROJECT_STATUS_WORKFLOW may restrict statuses and changes" })
   project_status!: string;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: "An absolute http or https URL; null when none was given" })
   project_url!: string | null;
 
-  @Field({ description: "YYYY-MM-DD" })
+  @Field(() => LocalDate, { description: "The first day, YYYY-MM-DD" })
   start_date!: string;
 
-  @Field({ description: "YYYY-MM-DD" })
+  @Field(() => LocalDate, { description: "The last day, YYYY-MM-DD; not before start_date" })
   end_date!: string;
 
   @Field(() => Int, { nullable: true, description: "null until a teacher is assigned" })
@@ -40,22 +44,22 @@ export class Project implements ProjectRecord {
   @Field(() => String, { nullable: true, description: "The caller id that created it, if known" })
   created_by!: string | null;
 
-  @Field({ description: "ISO 8601 timestamp" })
+  @Field(() => DateTime, { description: "When it was created (ISO 8601, UTC)" })
   created_at!: string;
 
-  @Field({ description: "ISO 8601 timestamp" })
+  @Field(() => DateTime, { description: "When it last changed (ISO 8601, UTC)" })
   updated_at!: string;
 }
 
 @ObjectType({ description: "One field of a change: its value before and after, as text (null: none)" })
 class FieldChange {
-  @Field()
+  @Field({ description: "The field that changed, as Project names it (teacher_id, project_status, …)" })
   field!: string;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: "The value before the change, as text; null: none" })
   from!: string | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: "The value after the change, as text; null: none" })
   to!: string | null;
 }
 
@@ -64,19 +68,19 @@ export class ProjectChange {
   @Field(() => Int, { description: "The revision this change made" })
   revision!: number;
 
-  @Field({ description: "createProject | assignTeacher | updateProjectStatus" })
-  operation!: string;
+  @Field(() => ProjectOperation, { description: "The operation that made the change" })
+  operation!: ProjectOperationValue;
 
   @Field(() => String, { nullable: true, description: "The caller id, if known" })
   actor_id!: string | null;
 
-  @Field()
-  actor_role!: string;
+  @Field(() => Role, { description: "The role its author acted in" })
+  actor_role!: ActorRole;
 
-  @Field({ description: "ISO 8601 timestamp" })
+  @Field(() => DateTime, { description: "When the change was committed (ISO 8601, UTC)" })
   at!: string;
 
-  @Field(() => [FieldChange])
+  @Field(() => [FieldChange], { description: "Each field the change set, with its old and new value" })
   changes!: FieldChange[];
 }
 

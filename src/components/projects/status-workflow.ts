@@ -12,7 +12,7 @@
 //     }
 //   }
 import { z } from "zod";
-import { badRequest, ErrorCode, type FieldError } from "../../shared/errors";
+import { badRequest, ErrorCode, FieldErrorReason, type FieldError } from "../../shared/errors";
 import { LIMITS, textProblem } from "../../shared/validation";
 
 export interface StatusWorkflow {
@@ -95,13 +95,26 @@ export function initialStatusRule(workflow: StatusWorkflow | undefined) {
   return (input: { project_status?: unknown }): FieldError | null => {
     if (!workflow || typeof input.project_status !== "string") return null;
     const status = input.project_status.trim();
-    let message: string | null = null;
+    const refuse = (reason: FieldErrorReason, message: string): FieldError => ({
+      field: "project_status",
+      message,
+      code: ErrorCode.BAD_REQUEST,
+      reason,
+    });
     if (!workflow.transitions.has(status)) {
-      message = `project_status "${status}" is not one of: ${workflow.statuses.join(", ")}`;
-    } else if (!workflow.initial.has(status)) {
-      message = `project_status "${status}" cannot start a project; use one of: ${[...workflow.initial].join(", ")}`;
+      return refuse(
+        FieldErrorReason.UNKNOWN_STATUS,
+        `project_status "${status}" is not one of: ${workflow.statuses.join(", ")}`,
+      );
     }
-    return message ? { field: "project_status", message, code: ErrorCode.BAD_REQUEST } : null;
+    if (!workflow.initial.has(status)) {
+      // Creation is the transition from no status: the workflow does not allow starting with this one.
+      return refuse(
+        FieldErrorReason.TRANSITION_NOT_ALLOWED,
+        `project_status "${status}" cannot start a project; use one of: ${[...workflow.initial].join(", ")}`,
+      );
+    }
+    return null;
   };
 }
 
@@ -109,7 +122,11 @@ export function initialStatusRule(workflow: StatusWorkflow | undefined) {
 export function assertTransition(workflow: StatusWorkflow | undefined, from: string, to: string): void {
   if (!workflow || from === to) return;
   if (!workflow.transitions.has(to)) {
-    throw badRequest(`project_status "${to}" is not one of: ${workflow.statuses.join(", ")}`, "project_status");
+    throw badRequest(
+      `project_status "${to}" is not one of: ${workflow.statuses.join(", ")}`,
+      "project_status",
+      FieldErrorReason.UNKNOWN_STATUS,
+    );
   }
   const allowed = workflow.transitions.get(from);
   // A stored status that the workflow no longer lists may move to any listed status.
@@ -118,6 +135,7 @@ export function assertTransition(workflow: StatusWorkflow | undefined, from: str
     throw badRequest(
       `project_status cannot change from "${from}" to "${to}"; allowed: ${next.length ? next.join(", ") : "none (final status)"}`,
       "project_status",
+      FieldErrorReason.TRANSITION_NOT_ALLOWED,
     );
   }
 }

@@ -25,15 +25,15 @@ export type StudentFilterInput = StudentFilter;
 // Arguments as classes so the SDL lists them in the contract's order (studentId, then input).
 @ArgsType()
 export class UpdateStudentArgs {
-  @Field(() => GraphQLSafeInt)
+  @Field(() => GraphQLSafeInt, { description: "The student's student_id" })
   studentId!: number;
 
-  @Field(() => UpdateStudentInput)
+  @Field(() => UpdateStudentInput, { description: "The fields to change" })
   input!: UpdateStudentInput;
 }
 
 @ArgsType()
 export class StudentListArgs extends PageArgs {
-  @Field(() => StudentFilterInput, { nullable: true })
+  @Field(() => StudentFilterInput, { nullable: true, description: "Every field given narrows the list" })
   filter?: StudentFilterInput | null;
 }

@@ -16,7 +16,7 @@ export class StudentResolver {
   @Authorized(rolesFor("student"))
   @Query(() => Student, { nullable: true, description: "A student by id; null when none has that id" })
   student(
-    @Arg("studentId", () => GraphQLSafeInt) studentId: number,
+    @Arg("studentId", () => GraphQLSafeInt, { description: "The student's student_id" }) studentId: number,
     @Ctx() ctx: Context,
   ): Promise<StudentRecord | null> {
     return ctx.services.students.get(studentId);
@@ -32,16 +32,18 @@ export class StudentResolver {
   }
 
   @Authorized(rolesFor("createStudent"))
-  @Mutation(() => StudentPayload)
+  @Mutation(() => StudentPayload, { description: "Creates a student (roles: teacher, admin); email must be unused" })
   createStudent(
-    @Arg("input", () => CreateStudentInput) input: CreateStudentInput,
+    @Arg("input", () => CreateStudentInput, { description: "The new student's fields" }) input: CreateStudentInput,
     @Ctx() ctx: Context,
   ): Promise<StudentRecord> {
     return ctx.services.students.create(input);
   }
 
   @Authorized(rolesFor("updateStudent"))
-  @Mutation(() => StudentPayload)
+  @Mutation(() => StudentPayload, {
+    description: "Changes a student's name or class (roles: teacher, admin); with neither field nothing changes",
+  })
   updateStudent(@Args() { studentId, input }: UpdateStudentArgs, @Ctx() ctx: Context): Promise<StudentRecord> {
     return ctx.services.students.update(studentId, input);
   }

@@ -6,11 +6,13 @@ import { emailField, LIMITS, nameField, positiveIdField, SAFE_INT_MAX, textField
 const classCodeField = () =>
   textField(LIMITS.class_code, "identifier").meta({ description: `trimmed, 1–${LIMITS.class_code} characters` });
 
-export const CreateStudentSchema = z.strictObject({
-  student_name: nameField(),
-  email: emailField(),
-  class_code: classCodeField(),
-});
+export const CreateStudentSchema = z
+  .strictObject({
+    student_name: nameField(),
+    email: emailField().meta({ description: "a valid e-mail address, unused by other students; stored lower-cased" }),
+    class_code: classCodeField(),
+  })
+  .meta({ description: "A new student" });
 
 /** Only these fields can change (not email); a field left out or null stays as it is. */
 export const UpdateStudentSchema = z
@@ -20,7 +22,9 @@ export const UpdateStudentSchema = z
   })
   .meta({ description: "Only these fields can change (not email); with neither field nothing changes" });
 
-export const StudentFilterSchema = z.strictObject({ class_code: classCodeField().nullish() });
+export const StudentFilterSchema = z
+  .strictObject({ class_code: classCodeField().nullish() })
+  .meta({ description: "Every field given narrows the list" });
 
 /** Path or GraphQL argument naming a student (int64 within ±(2^53−1)). */
 export const StudentIdArg = z.strictObject({ studentId: positiveIdField(SAFE_INT_MAX) });

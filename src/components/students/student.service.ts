@@ -1,7 +1,7 @@
 // Student use cases: create, update, read and list. The rules live here; student.repository.ts stores and returns
 // plain records.
 import { answerRulesOf } from "../../db/answer-rules";
-import { conflict, notFound } from "../../shared/errors";
+import { conflict, FieldErrorReason, notFound } from "../../shared/errors";
 import { pageBounds, toPage, type Page, type PageRequest } from "../../shared/pagination";
 import { RecordGuard, type AnswerRules, type ReportUnanswerable } from "../../shared/record-guard";
 import { validate } from "../../shared/validation";
@@ -39,7 +39,7 @@ export class StudentService {
     const values = validate(CreateStudentSchema, input);
     return this.students.create(values, async () =>
       (await this.students.emailTaken(values.email))
-        ? conflict(`email ${values.email} is already taken by another student`, "email")
+        ? conflict(`email ${values.email} is already taken by another student`, "email", FieldErrorReason.TAKEN)
         : undefined,
     );
   }

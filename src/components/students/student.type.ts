@@ -12,13 +12,13 @@ export class Student implements Omit<StudentRecord, "created_at" | "updated_at">
   @Field(() => GraphQLSafeInt, { description: "int64 (within ±(2^53−1))" })
   student_id!: number;
 
-  @Field()
+  @Field({ description: "Trimmed, 1–200 characters" })
   student_name!: string;
 
   @Field({ description: "Stored lower-cased; unique" })
   email!: string;
 
-  @Field()
+  @Field({ description: "The student's class, 1–32 characters" })
   class_code!: string;
 }
 

@@ -18,9 +18,9 @@ export type CreateTeacherInput = CreateTeacherValues;
 // Arguments as a class so the SDL lists them in the contract's order (teacherId, then input).
 @ArgsType()
 export class UpdateTeacherArgs {
-  @Field(() => Int)
+  @Field(() => Int, { description: "The teacher's teacher_id" })
   teacherId!: number;
 
-  @Field(() => UpdateTeacherInput)
+  @Field(() => UpdateTeacherInput, { description: "The new values" })
   input!: UpdateTeacherInput;
 }

@@ -15,7 +15,10 @@ import { Teacher, TeacherPage, TeacherPayload } from "./teacher.type";
 export class TeacherResolver {
   @Authorized(rolesFor("teacher"))
   @Query(() => Teacher, { nullable: true, description: "A teacher by id; null when none has that id" })
-  teacher(@Arg("teacherId", () => Int) teacherId: number, @Ctx() ctx: Context): Promise<TeacherRecord | null> {
+  teacher(
+    @Arg("teacherId", () => Int, { description: "The teacher's teacher_id" }) teacherId: number,
+    @Ctx() ctx: Context,
+  ): Promise<TeacherRecord | null> {
     return ctx.services.teachers.get(teacherId);
   }
 
@@ -26,9 +29,9 @@ export class TeacherResolver {
   }
 
   @Authorized(rolesFor("createTeacher"))
-  @Mutation(() => TeacherPayload)
+  @Mutation(() => TeacherPayload, { description: "Creates a teacher (role: admin)" })
   async createTeacher(
-    @Arg("input", () => CreateTeacherInput) input: CreateTeacherInput,
+    @Arg("input", () => CreateTeacherInput, { description: "The new teacher's fields" }) input: CreateTeacherInput,
     @Ctx() ctx: Context,
   ): Promise<TeacherRecord> {
     const teacher = await ctx.services.teachers.create(input);
@@ -37,7 +40,9 @@ export class TeacherResolver {
   }
 
   @Authorized(rolesFor("updateTeacher"))
-  @Mutation(() => TeacherPayload)
+  @Mutation(() => TeacherPayload, {
+    description: "Renames a teacher (roles: teacher, admin); an unknown teacherId is BAD_REQUEST, reason NOT_FOUND",
+  })
   async updateTeacher(@Args() { teacherId, input }: UpdateTeacherArgs, @Ctx() ctx: Context): Promise<TeacherRecord> {
     const teacher = await ctx.services.teachers.update(teacherId, input);
     ctx.loaders.teacherById.clear(teacher.teacher_id).prime(teacher.teacher_id, teacher);

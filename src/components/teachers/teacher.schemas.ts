@@ -3,8 +3,10 @@
 import { z } from "zod";
 import { nameField, positiveIdField } from "../../shared/validation";
 
-export const CreateTeacherSchema = z.strictObject({ teacher_name: nameField() });
-export const UpdateTeacherSchema = z.strictObject({ teacher_name: nameField() });
+export const CreateTeacherSchema = z.strictObject({ teacher_name: nameField() }).meta({ description: "A new teacher" });
+export const UpdateTeacherSchema = z
+  .strictObject({ teacher_name: nameField() })
+  .meta({ description: "A teacher's new name" });
 
 /** Path or GraphQL argument naming a teacher. */
 export const TeacherIdArg = z.strictObject({ teacherId: positiveIdField() });

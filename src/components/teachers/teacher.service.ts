@@ -1,7 +1,7 @@
 // Teacher use cases: create, rename, read and list. The rules live here; teacher.repository.ts stores and returns
 // plain records.
 import { answerRulesOf } from "../../db/answer-rules";
-import { badRequest } from "../../shared/errors";
+import { badRequest, FieldErrorReason } from "../../shared/errors";
 import { pageBounds, toPage, type Page, type PageRequest } from "../../shared/pagination";
 import { RecordGuard, type AnswerRules, type ReportUnanswerable } from "../../shared/record-guard";
 import { validate } from "../../shared/validation";
@@ -41,7 +41,14 @@ export class TeacherService {
   async update(teacherId: number, input: UpdateTeacherValues): Promise<TeacherRecord> {
     const { teacherId: teacher_id, teacher_name } = validate(UpdateTeacherRequest, { teacherId, ...input });
     const teacher = await this.teachers.rename(teacher_id, teacher_name);
-    if (!teacher) throw badRequest(`teacherId ${teacher_id} does not name an existing teacher`, "teacherId");
+    if (!teacher) {
+      // BAD_REQUEST by the interface; the reason still says what is wrong.
+      throw badRequest(
+        `teacherId ${teacher_id} does not name an existing teacher`,
+        "teacherId",
+        FieldErrorReason.NOT_FOUND,
+      );
+    }
     return this.guard.one(teacher);
   }
 

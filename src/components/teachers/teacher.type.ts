@@ -8,10 +8,10 @@ import type { TeacherRecord } from "./teacher.service";
 @ObjectType({ description: "A teacher who may be assigned to projects" })
 // The record's timestamps are not part of the contract's Teacher type.
 export class Teacher implements Omit<TeacherRecord, "created_at" | "updated_at"> {
-  @Field(() => Int)
+  @Field(() => Int, { description: "The teacher's id, given by the service: a whole number from 1" })
   teacher_id!: number;
 
-  @Field()
+  @Field({ description: "Trimmed, 1–200 characters" })
   teacher_name!: string;
 }
 

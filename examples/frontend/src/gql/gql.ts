@@ -15,18 +15,18 @@ import * as types from './graphql';
  * Learn more about it here: https://the-guild.dev/graphql/codegen/plugins/presets/preset-client#reducing-bundle-size
  */
 type Documents = {
-    "\n  mutation CreateProject($input: CreateProjectInput!) {\n    createProject(input: $input) {\n      success\n      message\n      code\n      errors {\n        field\n        message\n        code\n      }\n      data {\n        project_id\n        project_name\n        revision\n      }\n    }\n  }\n": typeof types.CreateProjectDocument,
+    "\n  mutation CreateProject($input: CreateProjectInput!) {\n    createProject(input: $input) {\n      success\n      message\n      code\n      errors {\n        field\n        message\n        code\n        reason\n      }\n      data {\n        project_id\n        project_name\n        revision\n      }\n    }\n  }\n": typeof types.CreateProjectDocument,
     "\n  subscription WatchProjects($filter: ProjectFilterInput, $after: String) {\n    projectChanges(filter: $filter, after: $after) {\n      cursor\n      project_id\n      change {\n        revision\n        operation\n        actor_id\n        at\n        changes {\n          field\n          from\n          to\n        }\n      }\n      project {\n        project_id\n        project_name\n        project_status\n        teacher_id\n        revision\n      }\n    }\n  }\n": typeof types.WatchProjectsDocument,
 };
 const documents: Documents = {
-    "\n  mutation CreateProject($input: CreateProjectInput!) {\n    createProject(input: $input) {\n      success\n      message\n      code\n      errors {\n        field\n        message\n        code\n      }\n      data {\n        project_id\n        project_name\n        revision\n      }\n    }\n  }\n": types.CreateProjectDocument,
+    "\n  mutation CreateProject($input: CreateProjectInput!) {\n    createProject(input: $input) {\n      success\n      message\n      code\n      errors {\n        field\n        message\n        code\n        reason\n      }\n      data {\n        project_id\n        project_name\n        revision\n      }\n    }\n  }\n": types.CreateProjectDocument,
     "\n  subscription WatchProjects($filter: ProjectFilterInput, $after: String) {\n    projectChanges(filter: $filter, after: $after) {\n      cursor\n      project_id\n      change {\n        revision\n        operation\n        actor_id\n        at\n        changes {\n          field\n          from\n          to\n        }\n      }\n      project {\n        project_id\n        project_name\n        project_status\n        teacher_id\n        revision\n      }\n    }\n  }\n": types.WatchProjectsDocument,
 };
 
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  mutation CreateProject($input: CreateProjectInput!) {\n    createProject(input: $input) {\n      success\n      message\n      code\n      errors {\n        field\n        message\n        code\n      }\n      data {\n        project_id\n        project_name\n        revision\n      }\n    }\n  }\n"): typeof import('./graphql').CreateProjectDocument;
+export function graphql(source: "\n  mutation CreateProject($input: CreateProjectInput!) {\n    createProject(input: $input) {\n      success\n      message\n      code\n      errors {\n        field\n        message\n        code\n        reason\n      }\n      data {\n        project_id\n        project_name\n        revision\n      }\n    }\n  }\n"): typeof import('./graphql').CreateProjectDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

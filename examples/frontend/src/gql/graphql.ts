@@ -4,6 +4,7 @@ type Exact<T extends { [key: string]: unknown }> = { [K in keyof T]: T[K] };
 /** Internal type. DO NOT USE DIRECTLY. */
 export type Incremental<T> = T | { [P in keyof T]?: P extends ' $fragmentName' | '__typename' ? T[P] : never };
 import type { DocumentTypeDecoration } from '@graphql-typed-document-node/core';
+/** A new project */
 export type CreateProjectInput = {
   /** a whole number from 1 to 2147483647 */
   company_id: number;
@@ -23,13 +24,81 @@ export type CreateProjectInput = {
 
 /** Why an operation failed */
 export type ErrorCode =
+  /** The request or a value in it is invalid (HTTP 400) */
   | 'BAD_REQUEST'
+  /** The change collides with the current state (HTTP 409) */
   | 'CONFLICT'
+  /** The acting role may not run the operation (HTTP 403) */
   | 'FORBIDDEN'
+  /** An unexpected failure, logged by the service (HTTP 500) */
   | 'INTERNAL_SERVER_ERROR'
+  /** The resource, or one it refers to, does not exist (HTTP 404) */
   | 'NOT_FOUND'
+  /** Over RATE_LIMIT_PER_MINUTE; retry after Retry-After seconds (HTTP 429) */
   | 'TOO_MANY_REQUESTS'
+  /** Not authenticated, or no acting role where one is needed (HTTP 401) */
   | 'UNAUTHORIZED';
+
+/** Why a field (or the request) was refused, for code: translate by it, not by message, which is English for people */
+export type FieldErrorReason =
+  /** The teacher is already the project's teacher */
+  | 'ALREADY_ASSIGNED'
+  /** A text is empty once trimmed, or contains only invisible characters */
+  | 'BLANK'
+  /** The resource kept changing concurrently; send the request again */
+  | 'CONCURRENT_CHANGE'
+  /** A text contains control characters, unpaired surrogates, bidirectional overrides, or (in identifiers such as class_code and email) invisible characters */
+  | 'FORBIDDEN_CHARACTERS'
+  /** An unexpected failure of the service, logged with its detail; the request may be retried */
+  | 'INTERNAL'
+  /** A cursor is not one this service gave out, or has expired */
+  | 'INVALID_CURSOR'
+  /** A date is not a real calendar date written YYYY-MM-DD */
+  | 'INVALID_DATE'
+  /** A value is not written the way its field needs (an e-mail address, an http(s) URL, a whole number in a path) */
+  | 'INVALID_FORMAT'
+  /** A limit of one connection was reached (SUBSCRIPTIONS_PER_CONNECTION) */
+  | 'LIMIT_EXCEEDED'
+  /** The request itself is malformed: JSON that does not parse, an empty JSON body, broken HTTP framing, a bad URL, a malformed documentId, a persisted query whose sha256Hash does not match its query */
+  | 'MALFORMED_REQUEST'
+  /** The caller is not authenticated, or its role (X-User-Role, the token's roles) may not run the operation */
+  | 'NOT_ALLOWED'
+  /** The resource the field or argument names does not exist */
+  | 'NOT_FOUND'
+  /** The operation is not served this way (a subscription over HTTP, a query over WebSocket, a method the route does not take) */
+  | 'NOT_SUPPORTED'
+  /** The document is not a trusted one (TRUSTED_DOCUMENTS): an unknown documentId or hash, or, with TRUSTED_DOCUMENTS_ONLY, a document sent as text */
+  | 'NOT_TRUSTED'
+  /** A number is outside its range (ids, company_id, expected_revision, offset, limit, after_revision), or end_date is before start_date */
+  | 'OUT_OF_RANGE'
+  /** The caller sent more requests than RATE_LIMIT_PER_MINUTE allows; retry after Retry-After seconds */
+  | 'RATE_LIMITED'
+  /** A required field or argument is missing or null */
+  | 'REQUIRED'
+  /** expected_revision is not the project's current revision: reload it and decide again */
+  | 'STALE_REVISION'
+  /** The value is already used where it must be unique (project_name per company_id, a student's email) */
+  | 'TAKEN'
+  /** The request was not received in time */
+  | 'TIMEOUT'
+  /** The GraphQL document costs more, or is larger, than the service runs */
+  | 'TOO_COMPLEX'
+  /** The request body, its headers or a path parameter is larger than the service accepts */
+  | 'TOO_LARGE'
+  /** A text has more characters than its field allows */
+  | 'TOO_LONG'
+  /** PROJECT_STATUS_WORKFLOW does not allow this status change (or does not allow a new project to start with it) */
+  | 'TRANSITION_NOT_ALLOWED'
+  /** The service cannot answer now (shutting down, database not answering, connections full); retry */
+  | 'UNAVAILABLE'
+  /** A field is not accepted by this operation (unknown, or not updatable such as email) */
+  | 'UNKNOWN_FIELD'
+  /** project_status is not one of the statuses PROJECT_STATUS_WORKFLOW lists */
+  | 'UNKNOWN_STATUS'
+  /** The request body is not application/json */
+  | 'UNSUPPORTED_MEDIA_TYPE'
+  /** A value has the wrong JSON type (a string where a number belongs, an array instead of an object) */
+  | 'WRONG_TYPE';
 
 /** Every field given narrows the list */
 export type ProjectFilterInput = {
@@ -41,12 +110,21 @@ export type ProjectFilterInput = {
   teacher_id?: number | null | undefined;
 };
 
+/** The operation that made a change of a project */
+export type ProjectOperation =
+  /** A teacher was assigned to the project */
+  | 'assignTeacher'
+  /** The project was created (revision 1) */
+  | 'createProject'
+  /** The project's status was changed */
+  | 'updateProjectStatus';
+
 export type CreateProjectMutationVariables = Exact<{
   input: CreateProjectInput;
 }>;
 
 
-export type CreateProjectMutation = { createProject: { success: boolean, message: string | null, code: ErrorCode | null, errors: Array<{ field: string | null, message: string, code: ErrorCode }>, data: { project_id: number, project_name: string, revision: number } | null } };
+export type CreateProjectMutation = { createProject: { success: boolean, message: string | null, code: ErrorCode | null, errors: Array<{ field: string | null, message: string, code: ErrorCode, reason: FieldErrorReason }>, data: { project_id: number, project_name: string, revision: number } | null } };
 
 export type WatchProjectsSubscriptionVariables = Exact<{
   filter?: ProjectFilterInput | null | undefined;
@@ -54,7 +132,7 @@ export type WatchProjectsSubscriptionVariables = Exact<{
 }>;
 
 
-export type WatchProjectsSubscription = { projectChanges: { cursor: string, project_id: number, change: { revision: number, operation: string, actor_id: string | null, at: string, changes: Array<{ field: string, from: string | null, to: string | null }> }, project: { project_id: number, project_name: string, project_status: string, teacher_id: number | null, revision: number } } };
+export type WatchProjectsSubscription = { projectChanges: { cursor: string, project_id: number, change: { revision: number, operation: ProjectOperation, actor_id: string | null, at: string, changes: Array<{ field: string, from: string | null, to: string | null }> }, project: { project_id: number, project_name: string, project_status: string, teacher_id: number | null, revision: number } } };
 
 export class TypedDocumentString<TResult, TVariables>
   extends String
@@ -85,6 +163,7 @@ export const CreateProjectDocument = new TypedDocumentString(`
       field
       message
       code
+      reason
     }
     data {
       project_id
@@ -93,7 +172,7 @@ export const CreateProjectDocument = new TypedDocumentString(`
     }
   }
 }
-    `) as unknown as TypedDocumentString<CreateProjectMutation, CreateProjectMutationVariables>;
+    `, {"hash":"sha256:467776e337c69afa15cfbd9874493df1c64e4718d988ba7bc5eb26db6452561d"}) as unknown as TypedDocumentString<CreateProjectMutation, CreateProjectMutationVariables>;
 export const WatchProjectsDocument = new TypedDocumentString(`
     subscription WatchProjects($filter: ProjectFilterInput, $after: String) {
   projectChanges(filter: $filter, after: $after) {
@@ -119,4 +198,4 @@ export const WatchProjectsDocument = new TypedDocumentString(`
     }
   }
 }
-    `) as unknown as TypedDocumentString<WatchProjectsSubscription, WatchProjectsSubscriptionVariables>;
+    `, {"hash":"sha256:01dc742cadbdb9eb3bc60c3b8eb254631eb44e24af2ad967dd60c5c9c1c0313c"}) as unknown as TypedDocumentString<WatchProjectsSubscription, WatchProjectsSubscriptionVariables>;
