@@ -232,7 +232,9 @@ export class ProjectChangeFeed {
     await this.start();
     const subscriber = this.subscriber(this.head, (change) => change.project_id === projectId, hooks);
     this.live.add(subscriber);
-    if (after_revision != null && after_revision < project.revision) {
+    // Even when after_revision is the revision just read: a change may have committed since, below the position the
+    // subscriber joins the live stream at; the replay reads it (and finds nothing to do when none did).
+    if (after_revision != null) {
       subscriber.held = [];
       subscriber.replay = this.projectReplay(subscriber, projectId, after_revision, project.revision);
     }
