@@ -1,11 +1,12 @@
 // The GraphQL Project type (teacher and history are resolved in ProjectResolver) and its history entries.
 import { Field, Int, ObjectType } from "type-graphql";
+import { Node } from "../../graphql/node";
 import { PageType } from "../../graphql/page.types";
 import { PayloadType } from "../../graphql/payload.types";
 import type { HasFields } from "../../shared/field-checks";
 import type { ProjectRecord } from "./project.service";
 
-@ObjectType({ description: "A school or work project of a company" })
+@ObjectType({ description: "A school or work project of a company", implements: Node })
 export class Project implements ProjectRecord {
   @Field(() => Int)
   project_id!: number;
