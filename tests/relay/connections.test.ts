@@ -349,7 +349,7 @@ describe("cursor connections", () => {
 
   it("when 2 and then 6 teachers' projectsConnection are read, with and without totalCount, then the commands do not grow", async () => {
     const commandsFor = async (teachers: number, counted: boolean) => {
-      const { res, commands } = await watchingCommands(() =>
+      const { res, commands } = await watchingCommands<unknown>(() =>
         counted
           ? t.gql(TeachersWithProjectsConnectionCountedDocument, { teachers, first: 2 }, STUDENT)
           : t.gql(TeachersWithProjectsConnectionDocument, { teachers, first: 2 }, STUDENT),
