@@ -48,6 +48,15 @@ export type CreateProjectMutationVariables = Exact<{
 
 export type CreateProjectMutation = { createProject: { success: boolean, message: string | null, code: ErrorCode | null, errors: Array<{ field: string | null, message: string, code: ErrorCode }>, data: { project_id: number, project_name: string, revision: number } | null } };
 
+export type ProjectListQueryVariables = Exact<{
+  first: number;
+  after?: string | null | undefined;
+  filter?: ProjectFilterInput | null | undefined;
+}>;
+
+
+export type ProjectListQuery = { projectsConnection: { edges: Array<{ cursor: string, node: { id: string, project_id: number, project_name: string, project_status: string, teacher: { id: string, teacher_name: string } | null } }>, pageInfo: { hasNextPage: boolean, endCursor: string | null } } };
+
 export type WatchProjectsSubscriptionVariables = Exact<{
   filter?: ProjectFilterInput | null | undefined;
   after?: string | null | undefined;
@@ -94,6 +103,29 @@ export const CreateProjectDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<CreateProjectMutation, CreateProjectMutationVariables>;
+export const ProjectListDocument = new TypedDocumentString(`
+    query ProjectList($first: Int!, $after: String, $filter: ProjectFilterInput) {
+  projectsConnection(first: $first, after: $after, filter: $filter) {
+    edges {
+      cursor
+      node {
+        id
+        project_id
+        project_name
+        project_status
+        teacher {
+          id
+          teacher_name
+        }
+      }
+    }
+    pageInfo {
+      hasNextPage
+      endCursor
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<ProjectListQuery, ProjectListQueryVariables>;
 export const WatchProjectsDocument = new TypedDocumentString(`
     subscription WatchProjects($filter: ProjectFilterInput, $after: String) {
   projectChanges(filter: $filter, after: $after) {
