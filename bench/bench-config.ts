@@ -1,4 +1,4 @@
-// The bench's configuration (npm run bench, bench:limits): the tools' database variables (src/db/tool-config.ts)
+// The bench's configuration (npm run bench, bench:limits, bench:connections): the tools' database variables (src/db/tool-config.ts)
 // and the BENCH_* knobs, validated like every variable (one line naming a bad one).
 import { z } from "zod";
 import { loadToolConfig, TOOL_VARIABLES, type ToolConfig } from "../src/db/tool-config";
@@ -13,7 +13,7 @@ export interface BenchConfig extends ToolConfig {
   projects: number;
   /** BENCH_POOL_SIZE: the connection pool instead of the service's choice. */
   poolSize?: number;
-  /** BENCH_RUNS: runs per query in bench:limits (default 10). */
+  /** BENCH_RUNS: runs per query in bench:limits and bench:connections (default 10). */
   runs: number;
   /** NODE_ENV, only printed with the results. */
   nodeEnv?: string;

@@ -15,6 +15,7 @@ import { EMBEDDED_FERRETDB_POOL_SIZE } from "../src/db/configured-database";
 import { openDatabase, type Database } from "../src/db/database";
 import { loadBenchConfig } from "./bench-config";
 import { startEmbeddedDatabase, type EmbeddedDatabase } from "../src/db/embedded";
+import { BENCH_APP_CONFIG } from "./app-config";
 
 const BENCH = loadBenchConfig();
 const CONCURRENCY = BENCH.concurrency;
@@ -200,16 +201,7 @@ async function main(): Promise<void> {
   const startCpu = process.cpuUsage();
   const startAt = performance.now();
   const app = await createApp({
-    config: {
-      auth: { mode: "header" },
-      production: false,
-      explorer: "graphiql",
-      rateLimitPerMinute: 0,
-      subscriptionPollMs: 250,
-      subscriptionsPerConnection: 20,
-      wsMaxConnections: 1000,
-      trustedDocumentsOnly: false,
-    },
+    config: BENCH_APP_CONFIG,
     logger: pino({ level: "silent" }),
     db,
   });

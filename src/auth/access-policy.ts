@@ -36,6 +36,13 @@ const QUERY_RULES = {
   teachers: ANY_CALLER,
   student: { roles: ["teacher", "admin"], wrongRole: ErrorCode.FORBIDDEN },
   students: { roles: ["teacher", "admin"], wrongRole: ErrorCode.FORBIDDEN },
+  projectsConnection: ANY_CALLER,
+  teachersConnection: ANY_CALLER,
+  studentsConnection: { roles: ["teacher", "admin"], wrongRole: ErrorCode.FORBIDDEN },
+  // Any caller; each node is answered only to callers who may read its type (readable(), graphql/node.ts): a
+  // Student node is null for a student.
+  node: ANY_CALLER,
+  nodes: ANY_CALLER,
 } as const satisfies Record<string, AccessRule>;
 
 /** Subscriptions (live updates of projects): any caller who may read projects. */
@@ -81,6 +88,17 @@ export function rolesFor(field: RootField): Role[] {
 /** Throws UNAUTHORIZED or FORBIDDEN unless the caller may run the root field, by the table. */
 export function authorize(caller: Caller, field: RootField): void {
   authorizeBy(ACCESS_POLICY[field], caller, field);
+}
+
+/** Whether the caller may run the root field, by the table (authorize() without the error). */
+export function allows(caller: Caller, field: RootField): boolean {
+  try {
+    authorize(caller, field);
+    return true;
+  } catch (err) {
+    if (err instanceof DomainError) return false;
+    throw err;
+  }
 }
 
 /**

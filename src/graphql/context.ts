@@ -3,9 +3,10 @@ import type { Caller } from "../auth/caller";
 import type { RequestLogger } from "../logger";
 import type { Services } from "../services";
 import { createProjectLoaders, type ProjectLoaders } from "../components/projects";
+import { createStudentLoaders, type StudentLoaders } from "../components/students";
 import { createTeacherLoaders, type TeacherLoaders } from "../components/teachers";
 
-export type Loaders = ProjectLoaders & TeacherLoaders;
+export type Loaders = ProjectLoaders & TeacherLoaders & StudentLoaders;
 
 /** What an operation running over a WebSocket (src/live) may ask of its connection. */
 export interface LiveOperation {
@@ -26,5 +27,9 @@ export interface Context {
 
 /** Fresh loaders for one request, so cached rows never outlive it. */
 export function createLoaders(services: Services): Loaders {
-  return { ...createProjectLoaders(services.projects), ...createTeacherLoaders(services.teachers) };
+  return {
+    ...createProjectLoaders(services.projects),
+    ...createTeacherLoaders(services.teachers),
+    ...createStudentLoaders(services.students),
+  };
 }

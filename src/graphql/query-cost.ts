@@ -35,9 +35,27 @@ export const listCost: ComplexityEstimator = ({ args, childComplexity }) => {
   return 1 + limit * childComplexity;
 };
 
-/** A field that takes `limit` but declares no cost (a list added later) still counts as a list. */
+/**
+ * Field cost of every connection (first/last, Relay cursor connections) and of `nodes(ids)`: like a list, 1 + the
+ * page size × the cost of its selection (edges, nodes, pageInfo, totalCount, as the document asks). The size is
+ * `first` or `last` (both at once is refused before anything is read; counted as the larger), the default page
+ * without either, at most the page maximum as for lists; `ids` counts its length.
+ */
+export const connectionCost: ComplexityEstimator = ({ args, childComplexity }) => {
+  const sizes = [args.first, args.last, Array.isArray(args.ids) ? args.ids.length : undefined].filter(
+    (size): size is number => typeof size === "number",
+  );
+  const requested = sizes.length > 0 ? Math.max(...sizes) : PAGE_DEFAULT_LIMIT;
+  return 1 + Math.min(Math.max(requested, 0), PAGE_MAX_LIMIT) * childComplexity;
+};
+
+/** A field that takes `limit`, or `first`/`last`, but declares no cost (a list added later) still counts as a list. */
 const limitArgumentEstimator: ComplexityEstimator = (options) =>
-  options.field.args.some((arg) => arg.name === "limit") ? listCost(options) : undefined;
+  options.field.args.some((arg) => arg.name === "limit")
+    ? listCost(options)
+    : options.field.args.some((arg) => arg.name === "first" || arg.name === "last")
+      ? connectionCost(options)
+      : undefined;
 
 const ESTIMATORS: ComplexityEstimator[] = [
   fieldExtensionsEstimator(),

@@ -4,13 +4,20 @@ import path from "node:path";
 import "reflect-metadata";
 import { getNullableType, isLeafType, isObjectType, printSchema, type GraphQLField, type GraphQLSchema } from "graphql";
 import { buildSchemaSync } from "type-graphql";
-import { ProjectChangesResolver, ProjectResolver, TeacherProjectsResolver } from "../components/projects/graphql";
-import { StudentResolver } from "../components/students/graphql";
-import { TeacherResolver } from "../components/teachers/graphql";
+import {
+  ProjectChangesResolver,
+  ProjectConnectionResolver,
+  ProjectResolver,
+  TeacherProjectsConnectionResolver,
+  TeacherProjectsResolver,
+} from "../components/projects/graphql";
+import { StudentConnectionResolver, StudentResolver } from "../components/students/graphql";
+import { TeacherConnectionResolver, TeacherResolver } from "../components/teachers/graphql";
 import { REPO_ROOT } from "../shared/package-root";
 import { assertRootFieldRules, authChecker, type ResolverClass } from "./auth-checker";
 import { wrapMutationsInEnvelope } from "./mutation-payloads";
 import { describeRootTypes } from "./root-types";
+import { NodeResolver, ProjectIdResolver, StudentIdResolver, TeacherIdResolver } from "./node.resolver";
 
 export const SCHEMA_FILE = path.join(REPO_ROOT, "schema", "schema.graphql");
 export const FIELD_FRAGMENTS_FILE = path.join(REPO_ROOT, "tests", "graphql", "fields.graphql");
@@ -21,6 +28,15 @@ export const RESOLVERS = [
   TeacherProjectsResolver,
   StudentResolver,
   ProjectChangesResolver,
+  // Global ids and cursor connections (Relay).
+  NodeResolver,
+  ProjectIdResolver,
+  TeacherIdResolver,
+  StudentIdResolver,
+  ProjectConnectionResolver,
+  TeacherConnectionResolver,
+  StudentConnectionResolver,
+  TeacherProjectsConnectionResolver,
 ] as const;
 
 /**
@@ -65,13 +81,16 @@ export function printSdl(): string {
 
 /**
  * The fields of a resource's GraphQL type that hold a value and take no argument (not its relations, such as
- * Project.teacher or Teacher.projects): what REST answers of the resource, and what its test fragment selects.
+ * Project.teacher or Teacher.projects, nor its global `id` from Node): what REST answers of the resource, and what
+ * its test fragment selects.
  */
 export function valueFieldsOf(typeName: string): GraphQLField<unknown, unknown>[] {
   const type = getSchema().getType(typeName);
   if (!isObjectType(type)) throw new Error(`${typeName} is not an object type of the GraphQL schema`);
+  // Not the fields of an interface (Node's global id): GraphQL derives them, the records (and REST) have none.
+  const derived = new Set(type.getInterfaces().flatMap((face) => Object.keys(face.getFields())));
   return Object.values(type.getFields()).filter(
-    (field) => field.args.length === 0 && isLeafType(getNullableType(field.type)),
+    (field) => field.args.length === 0 && isLeafType(getNullableType(field.type)) && !derived.has(field.name),
   );
 }
 

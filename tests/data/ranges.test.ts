@@ -30,6 +30,9 @@ const ANSWERED_BY: Record<string, string | null> = {
   studentId: "Student.student_id",
   offset: "ProjectPage.offset",
   limit: "ProjectPage.limit",
+  // Connection page sizes (0…100): no connection returns them.
+  first: null,
+  last: null,
 };
 
 const schema = getSchema();

@@ -4,3 +4,5 @@ export { Project } from "./project.type";
 export { ProjectResolver } from "./project.resolver";
 export { TeacherProjectsResolver } from "./teacher-projects.resolver";
 export { ProjectChangesResolver } from "./project-changes.resolver";
+export { ProjectConnectionResolver } from "./project.connection";
+export { TeacherProjectsConnectionResolver } from "./teacher-projects.connection";

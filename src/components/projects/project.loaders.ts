@@ -1,5 +1,6 @@
 // Per-request DataLoaders of project relations: one batched query per relation (and page) per request.
 import DataLoader from "dataloader";
+import type { Connection, ConnectionRequest } from "../../shared/keyset-pagination";
 import type { ProjectRecord, ProjectService } from "./project.service";
 
 /** One page of one teacher's projects (Teacher.projects(offset, limit)). */
@@ -9,41 +10,78 @@ export interface TeacherProjectsKey {
   limit: number;
 }
 
+/** One cursor page of one teacher's projects (Teacher.projectsConnection), and whether to count them. */
+export interface TeacherProjectsConnectionKey extends ConnectionRequest {
+  teacher_id: number;
+  totalCount: boolean;
+}
+
 export interface ProjectLoaders {
   /** A page of the projects of each teacher (Teacher.projects). */
   projectsByTeacherId: DataLoader<TeacherProjectsKey, ProjectRecord[], string>;
+  /** A cursor page of the projects of each teacher (Teacher.projectsConnection). */
+  projectsConnectionByTeacherId: DataLoader<TeacherProjectsConnectionKey, Connection<ProjectRecord>, string>;
+  /** A project by id (Query.node, Query.nodes); null for an unknown id. */
+  projectById: DataLoader<number, ProjectRecord | null>;
 }
 
 export function createProjectLoaders(projects: ProjectService): ProjectLoaders {
   return {
     projectsByTeacherId: new DataLoader(
-      async (keys) => {
-        // Usually every key of a batch asks for the same page: one query. Keys with other pages (aliases with
-        // other arguments) get a query per distinct page; a refused page fails only its own keys.
-        const byPage = new Map<string, { offset: number; limit: number; at: number[] }>();
-        keys.forEach((key, at) => {
-          const pageKey = `${key.offset}:${key.limit}`;
-          const group = byPage.get(pageKey) ?? { offset: key.offset, limit: key.limit, at: [] };
-          group.at.push(at);
-          byPage.set(pageKey, group);
-        });
-        const results: (ProjectRecord[] | Error)[] = new Array(keys.length);
-        await Promise.all(
-          [...byPage.values()].map(async ({ offset, limit, at }) => {
-            try {
-              const lists = await projects.findByTeacherIds(
-                at.map((i) => keys[i].teacher_id),
-                { offset, limit },
-              );
-              at.forEach((i, n) => (results[i] = lists[n]));
-            } catch (err) {
-              for (const i of at) results[i] = err as Error;
-            }
-          }),
-        );
-        return results;
-      },
+      (keys) =>
+        byPage(
+          keys,
+          ({ offset, limit }) => ({ offset, limit }),
+          (teacherIds, page) => projects.findByTeacherIds(teacherIds, page),
+        ),
       { cacheKeyFn: (key) => `${key.teacher_id}:${key.offset}:${key.limit}` },
     ),
+    projectsConnectionByTeacherId: new DataLoader(
+      (keys) =>
+        byPage(keys, connectionPageOf, (teacherIds, { totalCount, ...request }) =>
+          projects.pageByTeacherIds(teacherIds, request, { total: totalCount }),
+        ),
+      { cacheKeyFn: (key) => JSON.stringify([key.teacher_id, connectionPageOf(key)]) },
+    ),
+    projectById: new DataLoader((ids) => projects.findByIds(ids)),
   };
+}
+
+/** A connection key without its teacher: what the keys of one batch query share. */
+function connectionPageOf({ first, after, last, before, totalCount }: TeacherProjectsConnectionKey) {
+  return { first: first ?? null, after: after ?? null, last: last ?? null, before: before ?? null, totalCount };
+}
+
+/**
+ * Usually every key of a batch asks for the same page: one query. Keys with other pages (aliases with other
+ * arguments) get a query per distinct page; a refused page fails only its own keys. Results are in key order.
+ */
+async function byPage<Key extends { teacher_id: number }, Page, Result>(
+  keys: readonly Key[],
+  pageOf: (key: Key) => Page,
+  load: (teacherIds: number[], page: Page) => Promise<Result[]>,
+): Promise<(Result | Error)[]> {
+  const groups = new Map<string, { page: Page; at: number[] }>();
+  keys.forEach((key, at) => {
+    const page = pageOf(key);
+    const id = JSON.stringify(page);
+    const group = groups.get(id) ?? { page, at: [] };
+    group.at.push(at);
+    groups.set(id, group);
+  });
+  const results: (Result | Error)[] = new Array(keys.length);
+  await Promise.all(
+    [...groups.values()].map(async ({ page, at }) => {
+      try {
+        const lists = await load(
+          at.map((i) => keys[i].teacher_id),
+          page,
+        );
+        at.forEach((i, n) => (results[i] = lists[n]));
+      } catch (err) {
+        for (const i of at) results[i] = err as Error;
+      }
+    }),
+  );
+  return results;
 }

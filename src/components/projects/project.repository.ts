@@ -15,8 +15,10 @@
 import type { Actor } from "../../auth/actor";
 import type { IdAllocator } from "../../db/id-allocator";
 import { idKey } from "../../db/id-key";
+import { cutKeysetPage, keysetFilter, readKeysetPage } from "../../db/keyset";
 import { withStoredDefaults } from "../../db/stored-fields";
 import type { FieldTypesFit, HasFields } from "../../shared/field-checks";
+import type { KeysetRead, KeysetWindow } from "../../shared/keyset-pagination";
 import type { ProjectChangeLog } from "./project-changes.log";
 import type { ProjectChangeDoc, ProjectState } from "./project-changes.model";
 import {
@@ -208,6 +210,74 @@ export class ProjectRepository {
       options.total ? this.projects.countDocuments(query) : undefined,
     ]);
     return { items: docs.slice(0, bounds.limit).map(toProjectRecord), has_more: docs.length > bounds.limit, total };
+  }
+
+  /** Projects by id, in key order, null for missing ids; one id is read (and rolled forward) like get(). */
+  async findByIds(ids: readonly number[]): Promise<(ProjectRecord | null)[]> {
+    if (ids.length === 1) return [await this.get(ids[0])];
+    // Several: one query, the documents as stored (as lists show them, see list()).
+    const docs = await this.projects.find({ project_id: { $in: [...ids] } }).lean();
+    const byId = new Map(docs.map((doc) => [doc.project_id, toProjectRecord(doc)]));
+    return ids.map((id) => byId.get(id) ?? null);
+  }
+
+  /**
+   * A keyset page of the projects matching the query, ordered by project_id (db/keyset.ts), shown as stored like
+   * list(); the matches are counted only when options.total asks.
+   */
+  async pageByKeyset(
+    query: ProjectQuery,
+    window: KeysetWindow,
+    options: { total: boolean },
+  ): Promise<KeysetRead<ProjectRecord> & { total?: number }> {
+    const [read, total] = await Promise.all([
+      readKeysetPage(this.projects, { ...query }, "project_id", window),
+      options.total ? this.projects.countDocuments(query) : undefined,
+    ]);
+    return { items: read.items.map(toProjectRecord), more: read.more, total };
+  }
+
+  /**
+   * The same keyset page of each teacher's projects, in key order, with each teacher's count when options.total
+   * asks. Like findByTeacherIds: one teacher's page is cut by the query; for several, one query reads their projects
+   * in the window (in its direction) and each page is cut here, and one aggregation counts them all.
+   */
+  async pageByTeacherIds(
+    teacherIds: readonly number[],
+    window: KeysetWindow,
+    options: { total: boolean },
+  ): Promise<(KeysetRead<ProjectRecord> & { total?: number })[]> {
+    const ids = [...new Set(teacherIds)];
+    if (ids.length === 1) {
+      const page = await this.pageByKeyset({ teacher_id: ids[0] }, window, options);
+      return teacherIds.map(() => page);
+    }
+    const [docs, counts] = await Promise.all([
+      this.projects
+        .find(keysetFilter({ teacher_id: { $in: ids } }, "project_id", window))
+        .sort({ project_id: window.backward ? -1 : 1 })
+        .lean(),
+      options.total ? this.countByTeacher(ids) : undefined,
+    ]);
+    const byTeacher = new Map<number, ProjectDoc[]>(ids.map((id) => [id, []]));
+    for (const doc of docs) byTeacher.get(doc.teacher_id!)?.push(doc);
+    return teacherIds.map((id) => {
+      const read = cutKeysetPage(byTeacher.get(id)!, window);
+      return {
+        items: read.items.map(toProjectRecord),
+        more: read.more,
+        total: counts ? (counts.get(id) ?? 0) : undefined,
+      };
+    });
+  }
+
+  /** How many projects each teacher has: one aggregation ($group with $sum, which FerretDB 1.24 runs). */
+  private async countByTeacher(ids: number[]): Promise<Map<number, number>> {
+    const rows = await this.projects.aggregate<{ _id: number; count: number }>([
+      { $match: { teacher_id: { $in: ids } } },
+      { $group: { _id: "$teacher_id", count: { $sum: 1 } } },
+    ]);
+    return new Map(rows.map((row) => [row._id, row.count]));
   }
 
   /**

@@ -57,6 +57,7 @@ export class ProjectResolver {
   async assignTeacher(@Args() { projectId, input }: AssignTeacherArgs, @Ctx() ctx: Context): Promise<ProjectRecord> {
     const project = await ctx.services.projects.assignTeacher(projectId, input, actorOf(ctx.caller));
     ctx.loaders.projectsByTeacherId.clearAll();
+    ctx.loaders.projectsConnectionByTeacherId.clearAll();
     return project;
   }
 
@@ -70,6 +71,7 @@ export class ProjectResolver {
   ): Promise<ProjectRecord> {
     const project = await ctx.services.projects.updateStatus(projectId, input, actorOf(ctx.caller));
     ctx.loaders.projectsByTeacherId.clearAll();
+    ctx.loaders.projectsConnectionByTeacherId.clearAll();
     return project;
   }
 

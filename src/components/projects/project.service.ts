@@ -3,6 +3,13 @@
 import { answerRulesOf } from "../../db/answer-rules";
 import { SYSTEM_ACTOR, type Actor } from "../../auth/actor";
 import { conflict, FieldErrorReason, notFound } from "../../shared/errors";
+import {
+  keysetWindow,
+  toConnection,
+  type Connection,
+  type ConnectionRequest,
+  type KeysetRead,
+} from "../../shared/keyset-pagination";
 import { pageBounds, toPage, type Page, type PageRequest } from "../../shared/pagination";
 import { RecordGuard, type AnswerRules, type ReportUnanswerable } from "../../shared/record-guard";
 import { nameKey, validate } from "../../shared/validation";
@@ -132,13 +139,49 @@ export class ProjectService {
     options: { total?: boolean } = {},
   ): Promise<Page<ProjectRecord>> {
     const bounds = pageBounds(page);
-    const valid = validate(ProjectFilterSchema, filter);
-    const query: ProjectQuery = {};
-    if (valid.company_id != null) query.company_id = valid.company_id;
-    if (valid.teacher_id != null) query.teacher_id = valid.teacher_id;
-    if (valid.project_status != null) query.project_status = valid.project_status;
+    const query = queryOf(filter);
     const { items, has_more, total } = await this.projects.list(query, bounds, { total: options.total ?? true });
     return toPage(this.guard.keep(items), bounds, has_more, total);
+  }
+
+  /**
+   * A page of the projects matching the filter by cursor (first/after forward, last/before backward), ordered by
+   * project_id: a keyset page (shared/keyset-pagination.ts), as cheap deep in the list as at its start. totalCount is
+   * counted only when options.total asks for it.
+   */
+  async pageByKeyset(
+    filter: ProjectFilter = {},
+    request: ConnectionRequest = {},
+    options: { total?: boolean } = {},
+  ): Promise<Connection<ProjectRecord>> {
+    const window = keysetWindow("Project", request);
+    const query = queryOf(filter);
+    const { total, ...read } = await this.projects.pageByKeyset(query, window, { total: options.total ?? false });
+    return toConnection("Project", projectKey, window, this.kept(read), total);
+  }
+
+  /**
+   * Batch read for loaders: the same cursor page of each teacher's projects (Teacher.projectsConnection), in key
+   * order; totalCount counted only when options.total asks for it.
+   */
+  async pageByTeacherIds(
+    teacherIds: readonly number[],
+    request: ConnectionRequest = {},
+    options: { total?: boolean } = {},
+  ): Promise<Connection<ProjectRecord>[]> {
+    const window = keysetWindow("Project", request);
+    const pages = await this.projects.pageByTeacherIds(teacherIds, window, { total: options.total ?? false });
+    return pages.map(({ total, ...read }) => toConnection("Project", projectKey, window, this.kept(read), total));
+  }
+
+  /** Batch read for loaders (Query.node, Query.nodes): results in key order, null for missing ids. */
+  async findByIds(ids: readonly number[]): Promise<(ProjectRecord | null)[]> {
+    // A project the API cannot answer reads as absent (reported), as in lists.
+    return (await this.projects.findByIds(ids)).map((p) => (p && this.guard.answerable(p) ? p : null));
+  }
+
+  private kept(read: KeysetRead<ProjectRecord>): KeysetRead<ProjectRecord> {
+    return { items: this.guard.keep(read.items), more: read.more };
   }
 
   /** The changes of a project, newest first; total is its revision (revisions are numbered from 1). */
@@ -159,6 +202,18 @@ export class ProjectService {
     const lists = await this.projects.findByTeacherIds(teacherIds, pageBounds(page));
     return lists.map((projects) => this.guard.keep(projects));
   }
+}
+
+const projectKey = (project: ProjectRecord): number => project.project_id;
+
+/** The stored fields a list's filter narrows on (checked: BAD_REQUEST naming each invalid field). */
+function queryOf(filter: ProjectFilter): ProjectQuery {
+  const valid = validate(ProjectFilterSchema, filter);
+  const query: ProjectQuery = {};
+  if (valid.company_id != null) query.company_id = valid.company_id;
+  if (valid.teacher_id != null) query.teacher_id = valid.teacher_id;
+  if (valid.project_status != null) query.project_status = valid.project_status;
+  return query;
 }
 
 function checkRevision(current: ProjectRecord, expected: number | null | undefined): void {

@@ -1,5 +1,6 @@
 // The GraphQL Project type (teacher and history are resolved in ProjectResolver) and its history entries.
 import { Field, Int, ObjectType } from "type-graphql";
+import { Node } from "../../graphql/node";
 import { PageType } from "../../graphql/page.types";
 import { DateTime, LocalDate } from "../../graphql/scalars";
 import { ProjectOperation, Role } from "./project-changes.enums";
@@ -9,7 +10,7 @@ import type { ProjectOperation as ProjectOperationValue } from "./project.record
 import type { ActorRole } from "../../auth/actor";
 import type { ProjectRecord } from "./project.service";
 
-@ObjectType({ description: "A school or work project of a company" })
+@ObjectType({ description: "A school or work project of a company", implements: Node })
 export class Project implements ProjectRecord {
   @Field(() => Int, { description: "The project's id, given by the service: a whole number from 1" })
   project_id!: number;

@@ -2,7 +2,9 @@
 // writes go by the string `_id` (db/id-key.ts), the one filter FerretDB answers from an index.
 import type { IdAllocator } from "../../db/id-allocator";
 import { idKey } from "../../db/id-key";
+import { readKeysetPage } from "../../db/keyset";
 import { recordMapper, type RecordOf } from "../../db/record-of";
+import type { KeysetRead, KeysetWindow } from "../../shared/keyset-pagination";
 import { STUDENT_FIELDS, type StudentDoc, type StudentModel } from "./student.model";
 
 /** A student as the service hands it out (fields declared once, in STUDENT_FIELDS of student.fields.ts). */
@@ -68,5 +70,29 @@ export class StudentRepository {
       options.total ? this.students.countDocuments(query) : undefined,
     ]);
     return { items: docs.slice(0, bounds.limit).map(toStudentRecord), has_more: docs.length > bounds.limit, total };
+  }
+
+  /** Results in key order, null for missing ids. */
+  async findByIds(ids: readonly number[]): Promise<(StudentRecord | null)[]> {
+    // One id is a primary-key read on FerretDB; several need one $in query.
+    const docs =
+      ids.length === 1
+        ? await this.students.find({ _id: idKey(ids[0]) }).lean()
+        : await this.students.find({ student_id: { $in: [...ids] } }).lean();
+    const byId = new Map(docs.map((d) => [d.student_id, toStudentRecord(d)]));
+    return ids.map((id) => byId.get(id) ?? null);
+  }
+
+  /** A keyset page of the students matching the query, by student_id (db/keyset.ts); counted when options.total. */
+  async pageByKeyset(
+    query: { class_code?: string },
+    window: KeysetWindow,
+    options: { total: boolean },
+  ): Promise<KeysetRead<StudentRecord> & { total?: number }> {
+    const [read, total] = await Promise.all([
+      readKeysetPage(this.students, { ...query }, "student_id", window),
+      options.total ? this.students.countDocuments(query) : undefined,
+    ]);
+    return { items: read.items.map(toStudentRecord), more: read.more, total };
   }
 }

@@ -2,6 +2,7 @@
 // plain records.
 import { answerRulesOf } from "../../db/answer-rules";
 import { conflict, FieldErrorReason, notFound } from "../../shared/errors";
+import { keysetWindow, toConnection, type Connection, type ConnectionRequest } from "../../shared/keyset-pagination";
 import { pageBounds, toPage, type Page, type PageRequest } from "../../shared/pagination";
 import { RecordGuard, type AnswerRules, type ReportUnanswerable } from "../../shared/record-guard";
 import { validate } from "../../shared/validation";
@@ -67,10 +68,35 @@ export class StudentService {
     options: { total?: boolean } = {},
   ): Promise<Page<StudentRecord>> {
     const bounds = pageBounds(page);
-    const { class_code } = validate(StudentFilterSchema, filter);
-    const query: { class_code?: string } = {};
-    if (class_code != null) query.class_code = class_code;
+    const query = queryOf(filter);
     const { items, has_more, total } = await this.students.list(query, bounds, { total: options.total ?? true });
     return toPage(this.guard.keep(items), bounds, has_more, total);
   }
+
+  /**
+   * A page of the students matching the filter by cursor (first/after forward, last/before backward), ordered by
+   * student_id: a keyset page (shared/keyset-pagination.ts). totalCount is counted only when options.total asks.
+   */
+  async pageByKeyset(
+    filter: StudentFilter = {},
+    request: ConnectionRequest = {},
+    options: { total?: boolean } = {},
+  ): Promise<Connection<StudentRecord>> {
+    const window = keysetWindow("Student", request);
+    const query = queryOf(filter);
+    const { items, more, total } = await this.students.pageByKeyset(query, window, { total: options.total ?? false });
+    return toConnection("Student", (s) => s.student_id, window, { items: this.guard.keep(items), more }, total);
+  }
+
+  /** Batch read for loaders (Query.node, Query.nodes): results in key order, null for missing ids. */
+  async findByIds(ids: readonly number[]): Promise<(StudentRecord | null)[]> {
+    // A student the API cannot answer reads as absent (reported), as in lists.
+    return (await this.students.findByIds(ids)).map((s) => (s && this.guard.answerable(s) ? s : null));
+  }
+}
+
+/** The stored fields a list's filter narrows on (checked: BAD_REQUEST naming each invalid field). */
+function queryOf(filter: StudentFilter): { class_code?: string } {
+  const { class_code } = validate(StudentFilterSchema, filter);
+  return class_code != null ? { class_code } : {};
 }

@@ -1,12 +1,13 @@
 // The GraphQL Student type.
 import { GraphQLSafeInt } from "graphql-scalars";
 import { Field, ObjectType } from "type-graphql";
+import { Node } from "../../graphql/node";
 import { PageType } from "../../graphql/page.types";
 import { PayloadType } from "../../graphql/payload.types";
 import type { HasFields } from "../../shared/field-checks";
 import type { StudentRecord } from "./student.service";
 
-@ObjectType({ description: "A student" })
+@ObjectType({ description: "A student", implements: Node })
 // The record's timestamps are not part of the contract's Student type.
 export class Student implements Omit<StudentRecord, "created_at" | "updated_at"> {
   @Field(() => GraphQLSafeInt, { description: "int64 (within ±(2^53−1))" })

@@ -2,7 +2,9 @@
 // writes go by the string `_id` (db/id-key.ts), the one filter FerretDB answers from an index.
 import type { IdAllocator } from "../../db/id-allocator";
 import { idKey } from "../../db/id-key";
+import { readKeysetPage } from "../../db/keyset";
 import { recordMapper, type RecordOf } from "../../db/record-of";
+import type { KeysetRead, KeysetWindow } from "../../shared/keyset-pagination";
 import { TEACHER_FIELDS, type TeacherDoc, type TeacherModel } from "./teacher.model";
 
 /** A teacher as the service hands it out (fields declared once, in TEACHER_FIELDS of teacher.fields.ts). */
@@ -66,5 +68,17 @@ export class TeacherRepository {
       options.total ? this.teachers.countDocuments() : undefined,
     ]);
     return { items: docs.slice(0, bounds.limit).map(toTeacherRecord), has_more: docs.length > bounds.limit, total };
+  }
+
+  /** A keyset page of teachers ordered by teacher_id (db/keyset.ts); counted only when options.total asks. */
+  async pageByKeyset(
+    window: KeysetWindow,
+    options: { total: boolean },
+  ): Promise<KeysetRead<TeacherRecord> & { total?: number }> {
+    const [read, total] = await Promise.all([
+      readKeysetPage(this.teachers, {}, "teacher_id", window),
+      options.total ? this.teachers.countDocuments() : undefined,
+    ]);
+    return { items: read.items.map(toTeacherRecord), more: read.more, total };
   }
 }

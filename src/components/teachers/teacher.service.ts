@@ -2,6 +2,7 @@
 // plain records.
 import { answerRulesOf } from "../../db/answer-rules";
 import { badRequest, FieldErrorReason } from "../../shared/errors";
+import { keysetWindow, toConnection, type Connection, type ConnectionRequest } from "../../shared/keyset-pagination";
 import { pageBounds, toPage, type Page, type PageRequest } from "../../shared/pagination";
 import { RecordGuard, type AnswerRules, type ReportUnanswerable } from "../../shared/record-guard";
 import { validate } from "../../shared/validation";
@@ -72,5 +73,18 @@ export class TeacherService {
     const bounds = pageBounds(page);
     const { items, has_more, total } = await this.teachers.list(bounds, { total: options.total ?? true });
     return toPage(this.guard.keep(items), bounds, has_more, total);
+  }
+
+  /**
+   * A page of teachers by cursor (first/after forward, last/before backward), ordered by teacher_id: a keyset page
+   * (shared/keyset-pagination.ts). totalCount is counted only when options.total asks for it.
+   */
+  async pageByKeyset(
+    request: ConnectionRequest = {},
+    options: { total?: boolean } = {},
+  ): Promise<Connection<TeacherRecord>> {
+    const window = keysetWindow("Teacher", request);
+    const { items, more, total } = await this.teachers.pageByKeyset(window, { total: options.total ?? false });
+    return toConnection("Teacher", (t) => t.teacher_id, window, { items: this.guard.keep(items), more }, total);
   }
 }

@@ -126,6 +126,15 @@ export type CreateProjectMutationVariables = Exact<{
 
 export type CreateProjectMutation = { createProject: { success: boolean, message: string | null, code: ErrorCode | null, errors: Array<{ field: string | null, message: string, code: ErrorCode, reason: FieldErrorReason }>, data: { project_id: number, project_name: string, revision: number } | null } };
 
+export type ProjectListQueryVariables = Exact<{
+  first: number;
+  after?: string | null | undefined;
+  filter?: ProjectFilterInput | null | undefined;
+}>;
+
+
+export type ProjectListQuery = { projectsConnection: { edges: Array<{ cursor: string, node: { id: string, project_id: number, project_name: string, project_status: string, teacher: { id: string, teacher_name: string } | null } }>, pageInfo: { hasNextPage: boolean, endCursor: string | null } } };
+
 export type WatchProjectsSubscriptionVariables = Exact<{
   filter?: ProjectFilterInput | null | undefined;
   after?: string | null | undefined;
@@ -173,6 +182,29 @@ export const CreateProjectDocument = new TypedDocumentString(`
   }
 }
     `, {"hash":"sha256:467776e337c69afa15cfbd9874493df1c64e4718d988ba7bc5eb26db6452561d"}) as unknown as TypedDocumentString<CreateProjectMutation, CreateProjectMutationVariables>;
+export const ProjectListDocument = new TypedDocumentString(`
+    query ProjectList($first: Int!, $after: String, $filter: ProjectFilterInput) {
+  projectsConnection(first: $first, after: $after, filter: $filter) {
+    edges {
+      cursor
+      node {
+        id
+        project_id
+        project_name
+        project_status
+        teacher {
+          id
+          teacher_name
+        }
+      }
+    }
+    pageInfo {
+      hasNextPage
+      endCursor
+    }
+  }
+}
+    `, {"hash":"sha256:34ba7b76fcea4f13b4a1ca2089467e9354935b44ae74bbf253f0fdbcf2f64e62"}) as unknown as TypedDocumentString<ProjectListQuery, ProjectListQueryVariables>;
 export const WatchProjectsDocument = new TypedDocumentString(`
     subscription WatchProjects($filter: ProjectFilterInput, $after: String) {
   projectChanges(filter: $filter, after: $after) {

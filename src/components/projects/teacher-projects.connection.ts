@@ -1,0 +1,34 @@
+// Teacher.projectsConnection: a cursor page of a teacher's projects (Relay cursor connections), batched per request
+// through a loader like Teacher.projects (teacher-projects.resolver.ts), and extending the teachers' type from here
+// for the same reason: projects know teachers, teachers know nothing of projects.
+import type { GraphQLResolveInfo } from "graphql";
+import { Args, Ctx, FieldResolver, Info, Resolver, Root } from "type-graphql";
+import { ConnectionArgs } from "../../graphql/connection.types";
+import type { Context } from "../../graphql/context";
+import { connectionCost } from "../../graphql/query-cost";
+import { selectsField } from "../../graphql/selection";
+import type { Connection } from "../../shared/keyset-pagination";
+import type { TeacherRecord } from "../teachers";
+import { Teacher } from "../teachers/graphql";
+import { ProjectConnection } from "./project.connection";
+import type { ProjectRecord } from "./project.service";
+
+@Resolver(() => Teacher)
+export class TeacherProjectsConnectionResolver {
+  @FieldResolver(() => ProjectConnection, {
+    complexity: connectionCost,
+    description: "This teacher's projects ordered by project_id, one page by cursor (Relay cursor connections)",
+  })
+  projectsConnection(
+    @Root() teacher: TeacherRecord,
+    @Args() request: ConnectionArgs,
+    @Ctx() ctx: Context,
+    @Info() info: GraphQLResolveInfo,
+  ): Promise<Connection<ProjectRecord>> {
+    return ctx.loaders.projectsConnectionByTeacherId.load({
+      ...request,
+      teacher_id: teacher.teacher_id,
+      totalCount: selectsField(info, "totalCount"),
+    });
+  }
+}

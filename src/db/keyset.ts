@@ -1,0 +1,43 @@
+// Keyset reads of a collection ordered by its numeric id: what every connection page runs (shared/keyset-pagination.ts
+// checks the request). One query of the same shape at any depth of the list:
+//
+//   forward:  find({ ...filter, <key>: { $gt: after, $lt: before } }).sort({ <key>: 1 }).limit(size + 1)
+//   backward: find({ ...filter, <key>: { $gt: after, $lt: before } }).sort({ <key>: -1 }).limit(size + 1), reversed
+//
+// (each bound only when given). On MongoDB the collection's `{<filter field>: 1, <key>: 1}` indexes serve it as an
+// index range read of size + 1 entries; on stock FerretDB 1.24 the range, sort and limit run in memory over a scan,
+// which is correct, as slow as the first page, and what a pushdown of such ranges into SQLite speeds up.
+import type { Model, QueryFilter } from "mongoose";
+import type { KeysetRead, KeysetWindow } from "../shared/keyset-pagination";
+
+/** Equality conditions on a collection's fields (a list's filter). */
+export type Conditions = Record<string, unknown>;
+
+/** The filter of a window's range of `key` added to `filter`. */
+export function keysetFilter(filter: Conditions, key: string, window: KeysetWindow): Conditions {
+  const range: { $gt?: number; $lt?: number } = {};
+  if (window.after !== undefined) range.$gt = window.after;
+  if (window.before !== undefined) range.$lt = window.before;
+  return Object.keys(range).length > 0 ? { ...filter, [key]: range } : filter;
+}
+
+/** One keyset page of the documents matching `filter`, in ascending `key` order. */
+export async function readKeysetPage<Doc>(
+  model: Model<Doc>,
+  filter: Conditions,
+  key: string,
+  window: KeysetWindow,
+): Promise<KeysetRead<Doc>> {
+  const docs = (await model
+    .find(keysetFilter(filter, key, window) as QueryFilter<Doc>)
+    .sort({ [key]: window.backward ? -1 : 1 })
+    .limit(window.size + 1)
+    .lean()) as Doc[];
+  return cutKeysetPage(docs, window);
+}
+
+/** A page from documents read in the window's direction (at most size + 1 of them matter), in ascending order. */
+export function cutKeysetPage<Doc>(docs: Doc[], window: KeysetWindow): KeysetRead<Doc> {
+  const page = docs.slice(0, window.size);
+  return { items: window.backward ? page.reverse() : page, more: docs.length > window.size };
+}
