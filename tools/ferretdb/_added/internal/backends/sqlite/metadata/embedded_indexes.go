@@ -1,0 +1,210 @@
+// Added by ferretdb-embedded (the project's patch; not part of FerretDB).
+
+package metadata
+
+import (
+	"context"
+	"fmt"
+	"hash/fnv"
+	"regexp"
+	"strings"
+
+	"github.com/FerretDB/FerretDB/internal/util/fsql"
+	"github.com/FerretDB/FerretDB/internal/util/lazyerrors"
+)
+
+// The SQLite indexes ferretdb-embedded keeps beside FerretDB's own, so that queries can be answered from indexes:
+//
+//   - on IDColumn, the expression FerretDB's own `_id` reads, updates and deletes compare (FerretDB's unique `_id`
+//     index is on another expression, which SQLite does not match);
+//   - for every index a client declares, one on the same fields through SortKey (FerretDB's own is on JSON text:
+//     it keeps uniqueness as FerretDB defines it, but orders numbers as text and cannot tell types apart);
+//   - for every such field that leads no index, one on that field alone, so that checking the field's values
+//     (see the sqlite package's pushdown) is a search, not a scan.
+//
+// FerretDB's metadata does not list them; they follow the declared indexes (syncEmbeddedIndexes) and go with the
+// table when the collection is dropped.
+const (
+	// EmbeddedIndexPrefix starts the name of every such index after its table name.
+	EmbeddedIndexPrefix = "__ferretdb_embedded_"
+
+	// The `_id` index has the name the project's earlier index watcher gave it, so existing files keep theirs.
+	embeddedIDIndexSuffix = EmbeddedIndexPrefix + "id_path"
+)
+
+// OtherTypes is the SortKey of every value whose order or equality SortKey does not model: documents, arrays,
+// binary data, dates, timestamps, regular expressions. No other SortKey is as large.
+const OtherTypes = "x'ff'"
+
+// safeField matches the top-level field names SortKey may name inside SQL text.
+var safeField = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_-]{0,62}$`)
+
+// SafeField reports whether field is a top-level field name that SortKey can express.
+func SafeField(field string) bool {
+	return safeField.MatchString(field)
+}
+
+// SortKey returns an SQL expression giving, for a top-level field of the stored document, a value that SQLite
+// compares as BSON compares the field's value, for the types it models:
+//
+//	missing, null         NULL
+//	int, long             INTEGER (exact)
+//	double                REAL (CAST: sjson may write a large double as integer digits that are not its value)
+//	string                TEXT (BINARY collation: byte order, as BSON)
+//	objectId              BLOB 0x07 + lower-case hex (fixed length: byte order)
+//	bool                  BLOB 0x08 + '0' or '1'
+//	anything else         OtherTypes
+//
+// SQLite orders NULL < numbers < TEXT < BLOB, and INTEGER and REAL by value, so this is BSON's order among those
+// types. sjson keeps each value's type in the document's `$s` key. The field must be SafeField. Queries must use
+// the identical expression text for SQLite to use an index on it.
+func SortKey(field string) string {
+	t := fmt.Sprintf(`(%s->>'$."$s".p."%s".t')`, DefaultColumn, field)
+	v := fmt.Sprintf(`(%s->>'$."%s"')`, DefaultColumn, field)
+
+	return fmt.Sprintf(
+		`(CASE coalesce(%[1]s, 'null') WHEN 'int' THEN %[2]s WHEN 'long' THEN %[2]s `+
+			`WHEN 'double' THEN CAST(%[2]s AS REAL) WHEN 'string' THEN %[2]s `+
+			`WHEN 'objectId' THEN CAST(char(7) || %[2]s AS BLOB) WHEN 'bool' THEN CAST(char(8) || %[2]s AS BLOB) `+
+			`WHEN 'null' THEN NULL ELSE %[3]s END)`,
+		t, v, OtherTypes,
+	)
+}
+
+// TypeOf returns an SQL expression giving the sjson type name of a top-level field ('string', 'int', ...).
+func TypeOf(field string) string {
+	return fmt.Sprintf(`(%s->>'$."$s".p."%s".t')`, DefaultColumn, field)
+}
+
+// EmbeddedKeyFields returns the fields of c that lead an index on their SortKey: the fields (other than `_id`) of
+// its declared indexes. Nil for capped collections (queried as FerretDB does).
+func EmbeddedKeyFields(c *Collection) map[string]bool {
+	_, fields := embeddedIndexes(c)
+	return fields
+}
+
+// embeddedIndexes returns the indexes ferretdb-embedded keeps on c's table (name -> CREATE INDEX statement) and
+// the fields that lead one of them on their SortKey.
+func embeddedIndexes(c *Collection) (map[string]string, map[string]bool) {
+	indexes := map[string]string{
+		c.TableName + embeddedIDIndexSuffix: fmt.Sprintf(
+			`CREATE INDEX IF NOT EXISTS %q ON %q (%s)`, c.TableName+embeddedIDIndexSuffix, c.TableName, IDColumn,
+		),
+	}
+
+	if c.Capped() {
+		return indexes, nil
+	}
+
+	add := func(key []IndexKeyPair) {
+		columns := make([]string, len(key))
+		spec := make([]string, len(key))
+
+		for i, k := range key {
+			columns[i] = SortKey(k.Field)
+			spec[i] = k.Field
+
+			if k.Descending {
+				columns[i] += " DESC"
+				spec[i] += " DESC"
+			}
+		}
+
+		h := fnv.New64a()
+		_, _ = h.Write([]byte(strings.Join(spec, ",")))
+		name := fmt.Sprintf("%s%sk_%016x", c.TableName, EmbeddedIndexPrefix, h.Sum64())
+
+		indexes[name] = fmt.Sprintf(
+			`CREATE INDEX IF NOT EXISTS %q ON %q (%s)`, name, c.TableName, strings.Join(columns, ", "),
+		)
+	}
+
+	leading := map[string]bool{}
+	inIndexes := map[string]bool{}
+
+	for _, index := range c.Settings.Indexes {
+		if len(index.Key) == 0 || !allSafe(index.Key) || (len(index.Key) == 1 && index.Key[0].Field == "_id") {
+			continue
+		}
+
+		add(index.Key)
+
+		leading[index.Key[0].Field] = true
+
+		for _, k := range index.Key {
+			inIndexes[k.Field] = true
+		}
+	}
+
+	for field := range inIndexes {
+		if !leading[field] && field != "_id" {
+			add([]IndexKeyPair{{Field: field}})
+			leading[field] = true
+		}
+	}
+
+	delete(leading, "_id")
+
+	return indexes, leading
+}
+
+func allSafe(key []IndexKeyPair) bool {
+	for _, k := range key {
+		if !SafeField(k.Field) {
+			return false
+		}
+	}
+
+	return true
+}
+
+// syncEmbeddedIndexes creates the indexes embeddedIndexes wants on c's table and drops those it no longer wants.
+func syncEmbeddedIndexes(ctx context.Context, db *fsql.DB, c *Collection) error {
+	want, _ := embeddedIndexes(c)
+
+	rows, err := db.QueryContext(ctx, `SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = ?`, c.TableName)
+	if err != nil {
+		return lazyerrors.Error(err)
+	}
+
+	var drop []string
+	have := map[string]bool{}
+
+	for rows.Next() {
+		var name string
+		if err = rows.Scan(&name); err != nil {
+			rows.Close()
+			return lazyerrors.Error(err)
+		}
+
+		have[name] = true
+
+		if strings.HasPrefix(name, c.TableName+EmbeddedIndexPrefix) && want[name] == "" {
+			drop = append(drop, name)
+		}
+	}
+
+	rows.Close()
+
+	if err = rows.Err(); err != nil {
+		return lazyerrors.Error(err)
+	}
+
+	for _, name := range drop {
+		if _, err = db.ExecContext(ctx, fmt.Sprintf(`DROP INDEX IF EXISTS %q`, name)); err != nil {
+			return lazyerrors.Error(err)
+		}
+	}
+
+	for name, q := range want {
+		if have[name] {
+			continue
+		}
+
+		if _, err = db.ExecContext(ctx, q); err != nil {
+			return lazyerrors.Error(err)
+		}
+	}
+
+	return nil
+}
