@@ -237,12 +237,19 @@ export interface ExplainedStatement {
   error?: string;
 }
 
-/** The query plans of the distinct statements in the SQL log of a FerretDB started with `sqlLog` on dataDir. */
-export async function explainSqlLog(dataDir: string, sqlLog: string): Promise<ExplainedStatement[]> {
+/**
+ * The query plans of the distinct statements in the SQL log of a FerretDB started with `sqlLog` on dataDir (those
+ * sent to database `db` only, when given).
+ */
+export async function explainSqlLog(dataDir: string, sqlLog: string, db?: string): Promise<ExplainedStatement[]> {
   const binary = ferretDbBinaryPath();
   const stdout = await new Promise<string>((resolve, reject) => {
-    execFile(binary, ["explain", dataDir, sqlLog], { maxBuffer: 256 * 1024 * 1024 }, (err, out, errOut) =>
-      err ? reject(new Error(`${binary} explain failed: ${err.message} ${errOut}`)) : resolve(out),
+    execFile(
+      binary,
+      ["explain", dataDir, sqlLog, ...(db ? [db] : [])],
+      { maxBuffer: 256 * 1024 * 1024 },
+      (err, out, errOut) =>
+        err ? reject(new Error(`${binary} explain failed: ${err.message} ${errOut}`)) : resolve(out),
     );
   });
   return stdout

@@ -1,24 +1,40 @@
-// Every query the lists and the relation loaders send is served by an index: its filter fields lead an index
-// and the sort key (the id) follows them, so a page is read in index order instead of sorting the matches.
+// Every query the service sends is served by an index: lists and relation loaders (their filter fields lead an
+// index and the sort key, the id, follows them, so a page is read in index order instead of sorting the matches),
+// reads and writes by id, and the checks of the mutations.
 //
-// The query shapes are not written down here: they are captured, through the driver's command monitoring, from
-// real GraphQL requests, so a new filter or a changed sort cannot escape the check.
-//
-// On a real MongoDB the captured commands are also sent back as `explain` and must plan an index scan. That part
-// is left out on the embedded FerretDB 1.24: its SQLite backend does not push filters or sorts on ordinary fields
-// down to SQLite (explain reports `filterPushdown: false` and a plain `SCAN` of the collection's table for every
-// filter, even though the SQLite indexes exist), so its explain output cannot say whether an index would be used.
+// The query shapes are not written down here: they are captured from real GraphQL requests that exercise every
+// query and mutation of the schema (a test checks that none is left out), so a new filter, a changed sort or a new
+// operation cannot escape the check. On a real MongoDB the captured commands (driver command monitoring) are sent
+// back as `explain` and must plan an index scan. On the embedded FerretDB, whose SQLite backend the project patches
+// to push filters, sorts and counts down (tools/ferretdb), every SQL statement FerretDB ran for this file's
+// database is planned with SQLite's EXPLAIN QUERY PLAN and must search an index, never scan a table.
+import fs from "node:fs";
+import path from "node:path";
+import { buildSchema, Kind, type DocumentNode, type OperationDefinitionNode } from "graphql";
 import type { mongo } from "mongoose";
 import { openDatabase, type Database } from "../../src/db/database";
 import {
+  AssignTeacherDocument,
+  CreateProjectDocument,
+  CreateStudentDocument,
+  CreateTeacherDocument,
+  GetProjectDocument,
+  GetStudentDocument,
   ListProjectsDocument,
   ListStudentsDocument,
   ListTeachersDocument,
+  ProjectHistoryDocument,
+  ProjectStatusesDocument,
   ProjectsWithTeachersDocument,
+  TeacherProjectsPageDocument,
+  TeachersWithProjectPagesDocument,
+  UpdateProjectStatusDocument,
+  UpdateStudentDocument,
+  UpdateTeacherDocument,
 } from "../generated/graphql";
 import { startTestApp, type TestApp } from "../helpers/app";
-import { dropTestDatabase, testDbName, testMongoUri } from "../helpers/database";
-import { STUDENT, TEACHER, insertProjects, insertStudents, insertTeachers, range } from "./support";
+import { dropTestDatabase, sqlPlansOf, testDbName, testMongoUri } from "../helpers/database";
+import { ADMIN, STUDENT, TEACHER, insertProjects, insertStudents, insertTeachers, range } from "./support";
 
 interface QueryShape {
   label: string;
@@ -93,6 +109,7 @@ describe("indexes behind the lists", () => {
   let db: Database;
   let t: TestApp;
   const shapes: QueryShape[] = [];
+  const sent: DocumentNode[] = [];
 
   beforeAll(async () => {
     const dbName = testDbName();
@@ -112,6 +129,14 @@ describe("indexes behind the lists", () => {
       db,
       range(1, 200).map((student_id) => ({ student_id, class_code: `C${student_id % 8}` })),
     );
+    // New ids continue after the inserted ones.
+    for (const [sequence, seq] of [
+      ["projects", 300],
+      ["teachers", 20],
+      ["students", 200],
+    ] as const) {
+      await db.models.Counter.updateOne({ _id: sequence }, { $set: { seq } }, { upsert: true });
+    }
 
     let label = "";
     const client = db.connection.getClient();
@@ -122,16 +147,38 @@ describe("indexes behind the lists", () => {
     };
     client.on("commandStarted", listener);
     try {
-      const requests: [string, () => Promise<{ errors?: unknown }>][] = [
-        ["projects", () => t.gql(ListProjectsDocument, { offset: 20 }, STUDENT)],
-        ["projects by company_id", () => t.gql(ListProjectsDocument, { filter: { company_id: 3 } }, STUDENT)],
+      const newProject = {
+        input: {
+          project_name: "A new project",
+          project_desc: "Made by the index test",
+          company_id: 3,
+          project_status: "proposed",
+          start_date: "2026-01-01",
+          end_date: "2026-06-30",
+        },
+      };
+      const newStudent = { input: { student_name: "New student", email: "new.student@school.test", class_code: "C3" } };
+      // Each request: a label, the document it sends (for the coverage check) and the call.
+      const requests: [string, DocumentNode, () => Promise<{ errors?: unknown }>][] = [
+        ["projects", ListProjectsDocument, () => t.gql(ListProjectsDocument, { offset: 20 }, STUDENT)],
+        [
+          "projects by company_id",
+          ListProjectsDocument,
+          () => t.gql(ListProjectsDocument, { filter: { company_id: 3 } }, STUDENT),
+        ],
         [
           "projects by project_status",
+          ListProjectsDocument,
           () => t.gql(ListProjectsDocument, { filter: { project_status: "completed" } }, STUDENT),
         ],
-        ["projects by teacher_id", () => t.gql(ListProjectsDocument, { filter: { teacher_id: 5 } }, STUDENT)],
+        [
+          "projects by teacher_id",
+          ListProjectsDocument,
+          () => t.gql(ListProjectsDocument, { filter: { teacher_id: 5 } }, STUDENT),
+        ],
         [
           "projects by all filters",
+          ListProjectsDocument,
           () =>
             t.gql(
               ListProjectsDocument,
@@ -139,12 +186,65 @@ describe("indexes behind the lists", () => {
               STUDENT,
             ),
         ],
-        ["teachers", () => t.gql(ListTeachersDocument, {}, STUDENT)],
-        ["students", () => t.gql(ListStudentsDocument, {}, TEACHER)],
-        ["students by class_code", () => t.gql(ListStudentsDocument, { filter: { class_code: "C3" } }, TEACHER)],
-        ["relations", () => t.gql(ProjectsWithTeachersDocument, { limit: 50 }, STUDENT)],
+        ["teachers", ListTeachersDocument, () => t.gql(ListTeachersDocument, {}, STUDENT)],
+        ["students", ListStudentsDocument, () => t.gql(ListStudentsDocument, {}, TEACHER)],
+        [
+          "students by class_code",
+          ListStudentsDocument,
+          () => t.gql(ListStudentsDocument, { filter: { class_code: "C3" } }, TEACHER),
+        ],
+        ["relations", ProjectsWithTeachersDocument, () => t.gql(ProjectsWithTeachersDocument, { limit: 50 }, STUDENT)],
+        [
+          "teacher's projects",
+          TeacherProjectsPageDocument,
+          () => t.gql(TeacherProjectsPageDocument, { teacherId: 5, offset: 2, limit: 5 }, STUDENT),
+        ],
+        [
+          "teachers' projects",
+          TeachersWithProjectPagesDocument,
+          () => t.gql(TeachersWithProjectPagesDocument, { limit: 20, projectsOffset: 0, projectsLimit: 20 }, STUDENT),
+        ],
+        ["project", GetProjectDocument, () => t.gql(GetProjectDocument, { projectId: 7 }, STUDENT)],
+        ["student", GetStudentDocument, () => t.gql(GetStudentDocument, { studentId: 7 }, TEACHER)],
+        ["project statuses", ProjectStatusesDocument, () => t.gql(ProjectStatusesDocument, {}, STUDENT)],
+        [
+          "createTeacher",
+          CreateTeacherDocument,
+          () => t.gql(CreateTeacherDocument, { input: { teacher_name: "New teacher" } }, ADMIN),
+        ],
+        [
+          "updateTeacher",
+          UpdateTeacherDocument,
+          () => t.gql(UpdateTeacherDocument, { teacherId: 3, input: { teacher_name: "Renamed" } }, ADMIN),
+        ],
+        ["createProject", CreateProjectDocument, () => t.gql(CreateProjectDocument, newProject, STUDENT)],
+        [
+          "assignTeacher",
+          AssignTeacherDocument,
+          () => t.gql(AssignTeacherDocument, { projectId: 7, input: { new_teacher_id: 4 } }, TEACHER),
+        ],
+        [
+          "updateProjectStatus",
+          UpdateProjectStatusDocument,
+          () => t.gql(UpdateProjectStatusDocument, { projectId: 7, input: { project_status: "in_progress" } }, TEACHER),
+        ],
+        ["createStudent", CreateStudentDocument, () => t.gql(CreateStudentDocument, newStudent, ADMIN)],
+        [
+          "updateStudent",
+          UpdateStudentDocument,
+          () => t.gql(UpdateStudentDocument, { studentId: 7, input: { class_code: "C4" } }, ADMIN),
+        ],
+        // A name or email already taken: the service then looks the duplicate up.
+        ["createProject again", CreateProjectDocument, () => t.gql(CreateProjectDocument, newProject, STUDENT)],
+        ["createStudent again", CreateStudentDocument, () => t.gql(CreateStudentDocument, newStudent, ADMIN)],
+        [
+          "project history",
+          ProjectHistoryDocument,
+          () => t.gql(ProjectHistoryDocument, { projectId: 7, offset: 0, limit: 10 }, STUDENT),
+        ],
       ];
-      for (const [name, run] of requests) {
+      sent.push(...requests.map(([, document]) => document));
+      for (const [name, , run] of requests) {
         label = name;
         expect((await run()).errors).toBeUndefined();
       }
@@ -155,6 +255,25 @@ describe("indexes behind the lists", () => {
   afterAll(async () => {
     await t.app.close();
     await dropTestDatabase(db);
+  });
+
+  it("when the requests are made, then together they use every query and mutation of the schema", () => {
+    const schema = buildSchema(fs.readFileSync(path.join(__dirname, "../../schema/schema.graphql"), "utf8"));
+    const fields = [schema.getQueryType()!, schema.getMutationType()!].flatMap((type) =>
+      Object.keys(type.getFields()).map((name) => `${type.name}.${name}`),
+    );
+    const used = new Set(
+      sent.flatMap((document) =>
+        document.definitions
+          .filter((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION)
+          .flatMap((op) =>
+            op.selectionSet.selections.flatMap((sel) =>
+              sel.kind === Kind.FIELD ? [`${op.operation === "query" ? "Query" : "Mutation"}.${sel.name.value}`] : [],
+            ),
+          ),
+      ),
+    );
+    expect(fields.filter((f) => !used.has(f))).toEqual([]);
   });
 
   it("when the lists and relations are queried, then every query they send is captured", () => {
@@ -189,6 +308,28 @@ describe("indexes behind the lists", () => {
       );
     expect(unserved).toEqual([]);
   });
+
+  // On the embedded FerretDB: the plans of the SQL statements themselves.
+  if (ON_FERRETDB) {
+    it("when the SQL statements FerretDB ran for these requests are planned by SQLite, then each searches an index and none scans a table", async () => {
+      const statements = (await sqlPlansOf(db.connection.db!.databaseName))!;
+      const onCollections = statements.filter((s) =>
+        s.plan?.some((line) => /^(SCAN|SEARCH) (?!_ferretdb_|sqlite_)\S+/.test(line)),
+      );
+      // Sanity: the statements of the lists are there (an ordered page, a filtered count).
+      expect(onCollections.some((s) => / ORDER BY .* LIMIT /.test(s.sql))).toBe(true);
+      expect(onCollections.some((s) => /^SELECT count\(\*\) FROM "[^"]+" WHERE /.test(s.sql))).toBe(true);
+      expect(statements.filter((s) => s.error)).toEqual([]);
+      const scans = onCollections.flatMap((s) =>
+        s
+          .plan! // A table scan; or an index walked whole (without LIMIT), reading every document; a count may walk the
+          // smallest index (no document is read).
+          .filter((line) => /^SCAN \S+$/.test(line) || (/^SCAN \S+ USING INDEX /.test(line) && !/ LIMIT /.test(s.sql)))
+          .map((line) => `${line} for ${s.sql.slice(0, 300)}`),
+      );
+      expect(scans).toEqual([]);
+    });
+  }
 
   // Registered only on a real MongoDB (MONGODB_URI or an embedded mongod), where explain shows index use.
   if (!ON_FERRETDB) {

@@ -3,7 +3,7 @@
 // Usage:
 //
 //	ferretdb-embedded <absolute data dir>
-//	ferretdb-embedded explain <data dir> <SQL log>
+//	ferretdb-embedded explain <data dir> <SQL log> [database]
 //
 // It listens on 127.0.0.1 with an ephemeral port, prints the MongoDB URI as the first line of stdout,
 // and stops on SIGINT/SIGTERM or when stdin closes, so a parent that dies never leaves it running.
@@ -38,14 +38,18 @@ import (
 )
 
 func main() {
-	if len(os.Args) == 4 && os.Args[1] == "explain" {
-		if err := explain(os.Args[2], os.Args[3], os.Stdout); err != nil {
+	if (len(os.Args) == 4 || len(os.Args) == 5) && os.Args[1] == "explain" {
+		only := ""
+		if len(os.Args) == 5 {
+			only = os.Args[4]
+		}
+		if err := explain(os.Args[2], os.Args[3], only, os.Stdout); err != nil {
 			fail(err)
 		}
 		return
 	}
 	if len(os.Args) != 2 {
-		fmt.Fprintln(os.Stderr, "usage: ferretdb-embedded <data dir> | ferretdb-embedded explain <data dir> <SQL log>")
+		fmt.Fprintln(os.Stderr, "usage: ferretdb-embedded <data dir> | ferretdb-embedded explain <data dir> <SQL log> [database]")
 		os.Exit(2)
 	}
 	dir, err := filepath.Abs(os.Args[1])
@@ -167,9 +171,10 @@ type explained struct {
 	Error string   `json:"error,omitempty"` // e.g. the table was dropped since
 }
 
-// explain writes, for every distinct SELECT, UPDATE or DELETE of the log, one JSON line with SQLite's query plan
-// (statements with parameters are planned with them unbound, which SQLite plans the same way).
-func explain(dir, logPath string, out io.Writer) error {
+// explain writes, for every distinct SELECT, UPDATE or DELETE of the log (on database only, if not empty), one JSON
+// line with SQLite's query plan (statements with parameters are planned with them unbound, as SQLite plans them
+// before binding).
+func explain(dir, logPath, only string, out io.Writer) error {
 	logFile, err := os.Open(logPath)
 	if err != nil {
 		return err
@@ -192,7 +197,7 @@ func explain(dir, logPath string, out io.Writer) error {
 			return err
 		}
 		verb := strings.ToUpper(strings.Fields(e.SQL + " x")[0])
-		if seen[e] || (verb != "SELECT" && verb != "UPDATE" && verb != "DELETE") {
+		if seen[e] || (only != "" && e.DB != only) || (verb != "SELECT" && verb != "UPDATE" && verb != "DELETE") {
 			continue
 		}
 		seen[e] = true
@@ -219,7 +224,7 @@ func explain(dir, logPath string, out io.Writer) error {
 }
 
 func queryPlan(db *sql.DB, statement string) ([]string, error) {
-	rows, err := db.Query("EXPLAIN QUERY PLAN " + statement)
+	rows, err := db.Query("EXPLAIN QUERY PLAN "+statement, make([]any, placeholders(statement))...)
 	if err != nil {
 		return nil, err
 	}
@@ -234,4 +239,24 @@ func queryPlan(db *sql.DB, statement string) ([]string, error) {
 		plan = append(plan, detail)
 	}
 	return plan, rows.Err()
+}
+
+// placeholders counts the ? parameters of an SQL statement (outside quotes and comments); they are bound to NULL.
+func placeholders(statement string) int {
+	n := 0
+	for i := 0; i < len(statement); i++ {
+		switch c := statement[i]; {
+		case c == '\'' || c == '"':
+			if j := strings.IndexByte(statement[i+1:], c); j >= 0 {
+				i += j + 1
+			}
+		case strings.HasPrefix(statement[i:], "/*"):
+			if j := strings.Index(statement[i:], "*/"); j >= 0 {
+				i += j + 1
+			}
+		case c == '?':
+			n++
+		}
+	}
+	return n
 }
