@@ -88,9 +88,12 @@ function serves(indexKey: Record<string, number>, shape: QueryShape): boolean {
   let equality = 0;
   while (equality < fields.length && shape.filterFields.includes(fields[equality][0])) equality++;
   if (shape.filterFields.length > 0 && equality === 0) return false;
-  return shape.sort.every(
-    ([field, dir], i) => fields[equality + i]?.[0] === field && fields[equality + i]?.[1] === dir,
-  );
+  // A sort may start with the leading filter fields themselves (an $in read in index order).
+  let skipped = 0;
+  while (skipped < equality && shape.sort[skipped]?.[0] === fields[skipped][0]) skipped++;
+  return shape.sort
+    .slice(skipped)
+    .every(([field, dir], i) => fields[equality + i]?.[0] === field && fields[equality + i]?.[1] === dir);
 }
 
 /** Every plan stage name anywhere in an explain answer (classic and slot-based plans, find and aggregate). */

@@ -239,25 +239,46 @@ export class ProjectRepository {
   }
 
   /**
-   * One page of each teacher's projects, in key order, each ordered by project_id. One query reads every project of
-   * these teachers and the pages are cut here: neither MongoDB's find nor FerretDB's aggregation can cut a page per
-   * teacher. With a single teacher the page is cut by the query itself.
+   * One page of each teacher's projects, in key order, each ordered by project_id. Neither MongoDB's find nor
+   * FerretDB's aggregation can cut a page per teacher, so one query reads the teachers' projects in (teacher_id,
+   * project_id) order (an index walk), up to what every teacher's page needs when projects are spread evenly. Only
+   * when that cut leaves some teacher's page short (a teacher with many projects) are those teachers read one by
+   * one, each a page-sized query: the rows read stay bounded by the page, however many projects teachers have.
    */
   async findByTeacherIds(
     teacherIds: readonly number[],
     bounds: { offset: number; limit: number },
   ): Promise<ProjectRecord[][]> {
     const ids = [...new Set(teacherIds)];
-    const query = this.projects.find({ teacher_id: { $in: ids } }).sort({ project_id: 1 });
-    const single = ids.length === 1;
-    if (single) query.skip(bounds.offset).limit(bounds.limit);
-    const docs = await query.lean();
-    const byTeacher = new Map<number, ProjectRecord[]>(ids.map((id) => [id, []]));
-    for (const doc of docs) byTeacher.get(doc.teacher_id!)?.push(toProjectRecord(doc));
-    return teacherIds.map((id) => {
-      const all = byTeacher.get(id)!;
-      return single ? all : all.slice(bounds.offset, bounds.offset + bounds.limit);
-    });
+    const needed = bounds.offset + bounds.limit;
+    const byTeacher = new Map<number, ProjectDoc[]>(ids.map((id) => [id, []]));
+    if (ids.length === 1) {
+      const docs = await this.projects
+        .find({ teacher_id: ids[0] })
+        .sort({ project_id: 1 })
+        .skip(bounds.offset)
+        .limit(bounds.limit)
+        .lean();
+      return teacherIds.map(() => docs.map(toProjectRecord));
+    }
+    const cap = ids.length * needed;
+    const docs = await this.projects
+      .find({ teacher_id: { $in: ids } })
+      .sort({ teacher_id: 1, project_id: 1 })
+      .limit(cap + 1)
+      .lean();
+    for (const doc of docs.slice(0, cap)) byTeacher.get(doc.teacher_id!)?.push(doc);
+    if (docs.length > cap) {
+      // Cut inside the projects of teacher `last`: those before it are complete, it and those after may not be.
+      const last = docs[cap - 1].teacher_id!;
+      const short = ids.filter((id) => id >= last && byTeacher.get(id)!.length < needed);
+      await Promise.all(
+        short.map(async (id) =>
+          byTeacher.set(id, await this.projects.find({ teacher_id: id }).sort({ project_id: 1 }).limit(needed).lean()),
+        ),
+      );
+    }
+    return teacherIds.map((id) => byTeacher.get(id)!.slice(bounds.offset, needed).map(toProjectRecord));
   }
 
   /**
