@@ -320,6 +320,8 @@ export interface BenchConfig extends ToolConfig {
   poolSize?: number;
   /** BENCH_RUNS: runs per query in bench:limits (default 10). */
   runs: number;
+  /** BENCH_PUSHDOWN=off: the embedded FerretDB without its pushdown to SQLite, as FerretDB itself (default on). */
+  ferretdbPushdown: boolean;
   /** NODE_ENV, only printed with the results. */
   nodeEnv?: string;
 }
@@ -330,6 +332,11 @@ const benchEnvSchema = toolEnvSchema.extend({
   BENCH_PROJECTS: wholeNumber(0, 0, 10_000_000),
   BENCH_POOL_SIZE: wholeNumber(0, 1, 1000),
   BENCH_RUNS: wholeNumber(10, 1, 10_000),
+  BENCH_PUSHDOWN: z
+    .string()
+    .optional()
+    .transform((v) => (v === undefined || v === "" ? "on" : v.toLowerCase()))
+    .pipe(z.enum(["on", "off"], { message: "accepts on or off" })),
   NODE_ENV: optionalString,
 });
 
@@ -342,6 +349,7 @@ export function loadBenchConfig(env: NodeJS.ProcessEnv = process.env): BenchConf
     projects: e.BENCH_PROJECTS,
     poolSize: e.BENCH_POOL_SIZE === 0 ? undefined : e.BENCH_POOL_SIZE,
     runs: e.BENCH_RUNS,
+    ferretdbPushdown: e.BENCH_PUSHDOWN === "on",
     nodeEnv: e.NODE_ENV,
   };
 }
