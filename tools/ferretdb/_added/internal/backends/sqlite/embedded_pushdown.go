@@ -41,6 +41,16 @@ import (
 // embeddedPushdownOff is true when FERRETDB_EMBEDDED_PUSHDOWN=off.
 var embeddedPushdownOff = os.Getenv("FERRETDB_EMBEDDED_PUSHDOWN") == "off"
 
+// unmarshalDocument decodes the documents Query reads: with sjson.UnmarshalOnePass, or as FerretDB does when the
+// pushdown is off (so comparing both compares the decoders too).
+var unmarshalDocument = func() func([]byte) (*types.Document, error) {
+	if embeddedPushdownOff {
+		return sjson.Unmarshal
+	}
+
+	return sjson.UnmarshalOnePass
+}()
+
 // embeddedCond is one pushed-down condition: SQL text with its arguments.
 type embeddedCond struct {
 	field string // a SortKey field to check before use; "" for `_id`
