@@ -371,14 +371,20 @@ func (p *embeddedPlan) checkFields() []string {
 	return res
 }
 
-// querier is *fsql.DB or *fsql.Tx.
-type querier interface {
-	QueryContext(ctx context.Context, query string, args ...any) (*fsql.Rows, error)
+// querier runs a query in a transaction or not.
+type querier func(ctx context.Context, query string, args ...any) (*fsql.Rows, error)
+
+func querierOf(db *fsql.DB, tx *fsql.Tx) querier {
+	if tx == nil {
+		return db.QueryContext
+	}
+
+	return tx.QueryContext
 }
 
 // check looks, in one statement, for stored values of other types in the plan's fields (each an index search),
 // and drops the conditions and the sort on any field that has some.
-func (p *embeddedPlan) check(ctx context.Context, q querier) error {
+func (p *embeddedPlan) check(ctx context.Context, query querier) error {
 	fields := p.checkFields()
 	if len(fields) == 0 {
 		return nil
@@ -391,7 +397,7 @@ func (p *embeddedPlan) check(ctx context.Context, q querier) error {
 		)
 	}
 
-	rows, err := q.QueryContext(ctx, "SELECT "+strings.Join(exists, ", "))
+	rows, err := query(ctx, "SELECT "+strings.Join(exists, ", "))
 	if err != nil {
 		return lazyerrors.Error(err)
 	}
@@ -519,7 +525,7 @@ func (c *collection) prepareEmbedded(ctx context.Context, db *fsql.DB, meta *met
 			return nil, nil, lazyerrors.Error(err)
 		}
 
-		if err = p.check(ctx, tx); err != nil {
+		if err = p.check(ctx, querierOf(db, tx)); err != nil {
 			_ = tx.Rollback()
 			return nil, nil, lazyerrors.Error(err)
 		}
@@ -563,12 +569,7 @@ func (c *collection) queryEmbedded(ctx context.Context, db *fsql.DB, meta *metad
 
 	q, args := s.sql(prepareSelectClause(meta.TableName, params.Comment, false, params.OnlyRecordIDs))
 
-	var q2 querier = db
-	if tx != nil {
-		q2 = tx
-	}
-
-	rows, err := q2.QueryContext(ctx, q, args...)
+	rows, err := querierOf(db, tx)(ctx, q, args...)
 	if err != nil {
 		if tx != nil {
 			_ = tx.Rollback()
@@ -615,9 +616,7 @@ func (c *collection) CountExact(ctx context.Context, params *backends.QueryParam
 		return 0, false, err
 	}
 
-	var q querier = db
 	if tx != nil {
-		q = tx
 		defer tx.Rollback() //nolint:errcheck // read only
 	}
 
@@ -638,7 +637,7 @@ func (c *collection) CountExact(ctx context.Context, params *backends.QueryParam
 		args = append(args, limit, pd.Skip)
 	}
 
-	rows, err := q.QueryContext(ctx, sql, args...)
+	rows, err := querierOf(db, tx)(ctx, sql, args...)
 	if err != nil {
 		return 0, false, lazyerrors.Error(err)
 	}
@@ -672,15 +671,13 @@ func (c *collection) explainEmbedded(ctx context.Context, db *fsql.DB, meta *met
 		return nil, err
 	}
 
-	var q querier = db
 	if tx != nil {
-		q = tx
 		defer tx.Rollback() //nolint:errcheck // read only
 	}
 
 	sql, args := s.sql(prepareSelectClause(meta.TableName, "", false, false))
 
-	rows, err := q.QueryContext(ctx, "EXPLAIN QUERY PLAN "+sql, args...)
+	rows, err := querierOf(db, tx)(ctx, "EXPLAIN QUERY PLAN "+sql, args...)
 	if err != nil {
 		return nil, lazyerrors.Error(err)
 	}

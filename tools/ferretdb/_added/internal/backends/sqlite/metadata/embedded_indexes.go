@@ -76,16 +76,43 @@ func TypeOf(field string) string {
 	return fmt.Sprintf(`(%s->>'$."$s".p."%s".t')`, DefaultColumn, field)
 }
 
-// EmbeddedKeyFields returns the fields of c that lead an index on their SortKey: the fields (other than `_id`) of
-// its declared indexes. Nil for capped collections (queried as FerretDB does).
+// EmbeddedKeyFields returns, as true, the fields of c that lead an index on their SortKey: the fields (other than
+// `_id`) of its declared indexes. Nil for capped collections (queried as FerretDB does).
 func EmbeddedKeyFields(c *Collection) map[string]bool {
-	_, fields := embeddedIndexes(c)
+	if c.Capped() {
+		return nil
+	}
+
+	fields := map[string]bool{}
+
+	for _, index := range c.Settings.Indexes {
+		if embeddedKey(index.Key) {
+			for _, k := range index.Key {
+				fields[k.Field] = k.Field != "_id"
+			}
+		}
+	}
+
 	return fields
 }
 
-// embeddedIndexes returns the indexes ferretdb-embedded keeps on c's table (name -> CREATE INDEX statement) and
-// the fields that lead one of them on their SortKey.
-func embeddedIndexes(c *Collection) (map[string]string, map[string]bool) {
+// embeddedKey reports whether an index's key gets an index on the SortKey of its fields (not `_id` alone).
+func embeddedKey(key []IndexKeyPair) bool {
+	if len(key) == 0 || (len(key) == 1 && key[0].Field == "_id") {
+		return false
+	}
+
+	for _, k := range key {
+		if !SafeField(k.Field) {
+			return false
+		}
+	}
+
+	return true
+}
+
+// embeddedIndexes returns the indexes ferretdb-embedded keeps on c's table: name -> CREATE INDEX statement.
+func embeddedIndexes(c *Collection) map[string]string {
 	indexes := map[string]string{
 		c.TableName + embeddedIDIndexSuffix: fmt.Sprintf(
 			`CREATE INDEX IF NOT EXISTS %q ON %q (%s)`, c.TableName+embeddedIDIndexSuffix, c.TableName, IDColumn,
@@ -93,7 +120,7 @@ func embeddedIndexes(c *Collection) (map[string]string, map[string]bool) {
 	}
 
 	if c.Capped() {
-		return indexes, nil
+		return indexes
 	}
 
 	add := func(key []IndexKeyPair) {
@@ -120,47 +147,26 @@ func embeddedIndexes(c *Collection) (map[string]string, map[string]bool) {
 	}
 
 	leading := map[string]bool{}
-	inIndexes := map[string]bool{}
 
 	for _, index := range c.Settings.Indexes {
-		if len(index.Key) == 0 || !allSafe(index.Key) || (len(index.Key) == 1 && index.Key[0].Field == "_id") {
-			continue
-		}
-
-		add(index.Key)
-
-		leading[index.Key[0].Field] = true
-
-		for _, k := range index.Key {
-			inIndexes[k.Field] = true
+		if embeddedKey(index.Key) {
+			add(index.Key)
+			leading[index.Key[0].Field] = true
 		}
 	}
 
-	for field := range inIndexes {
-		if !leading[field] && field != "_id" {
+	for field, pushable := range EmbeddedKeyFields(c) {
+		if pushable && !leading[field] {
 			add([]IndexKeyPair{{Field: field}})
-			leading[field] = true
 		}
 	}
 
-	delete(leading, "_id")
-
-	return indexes, leading
-}
-
-func allSafe(key []IndexKeyPair) bool {
-	for _, k := range key {
-		if !SafeField(k.Field) {
-			return false
-		}
-	}
-
-	return true
+	return indexes
 }
 
 // syncEmbeddedIndexes creates the indexes embeddedIndexes wants on c's table and drops those it no longer wants.
 func syncEmbeddedIndexes(ctx context.Context, db *fsql.DB, c *Collection) error {
-	want, _ := embeddedIndexes(c)
+	want := embeddedIndexes(c)
 
 	rows, err := db.QueryContext(ctx, `SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = ?`, c.TableName)
 	if err != nil {
