@@ -17,19 +17,25 @@ import (
 //
 //   - on IDColumn, the expression FerretDB's own `_id` reads, updates and deletes compare (FerretDB's unique `_id`
 //     index is on another expression, which SQLite does not match);
-//   - for every index a client declares, one on the same fields through SortKey (FerretDB's own is on JSON text:
+//   - for every index a client declares, one on the same fields' SortKey columns (FerretDB's own is on JSON text:
 //     it keeps uniqueness as FerretDB defines it, but orders numbers as text and cannot tell types apart);
 //   - for every such field that leads no index, one on that field alone, so that checking the field's values
 //     (see the sqlite package's pushdown) is a search, not a scan.
 //
-// FerretDB's metadata does not list them; they follow the declared indexes (syncEmbeddedIndexes) and go with the
-// table when the collection is dropped.
+// A SortKey column is a virtual generated column of the collection's table, added when an index first needs it:
+// queries name the column instead of repeating its long expression, which SQLite would parse again in every
+// statement. FerretDB selects and inserts its own column by name, so it sees none of this; FerretDB's metadata lists
+// none of these indexes. They follow the declared indexes (syncEmbeddedIndexes) and go with the table when the
+// collection is dropped (columns stay until then).
 const (
 	// EmbeddedIndexPrefix starts the name of every such index after its table name.
 	EmbeddedIndexPrefix = "__ferretdb_embedded_"
 
 	// The `_id` index has the name the project's earlier index watcher gave it, so existing files keep theirs.
 	embeddedIDIndexSuffix = EmbeddedIndexPrefix + "id_path"
+
+	// sortKeyColumnPrefix starts the names of SortKey columns.
+	sortKeyColumnPrefix = "_ferretdb_k_"
 )
 
 // OtherTypes is the SortKey of every value whose order or equality SortKey does not model: documents, arrays,
@@ -44,8 +50,8 @@ func SafeField(field string) bool {
 	return safeField.MatchString(field)
 }
 
-// SortKey returns an SQL expression giving, for a top-level field of the stored document, a value that SQLite
-// compares as BSON compares the field's value, for the types it models:
+// SortKey returns the column (a quoted SQL identifier) holding, for a top-level field of the stored document, a
+// value that SQLite compares as BSON compares the field's value, for the types it models:
 //
 //	missing, null         NULL
 //	int, long             INTEGER (exact)
@@ -56,17 +62,22 @@ func SafeField(field string) bool {
 //	anything else         OtherTypes
 //
 // SQLite orders NULL < numbers < TEXT < BLOB, and INTEGER and REAL by value, so this is BSON's order among those
-// types. sjson keeps each value's type in the document's `$s` key. The field must be SafeField. Queries must use
-// the identical expression text for SQLite to use an index on it.
+// types. sjson keeps each value's type in the document's `$s` key. The field must be SafeField, and the column
+// exists only for the fields of EmbeddedKeyFields.
 func SortKey(field string) string {
+	return fmt.Sprintf("%q", sortKeyColumnPrefix+field)
+}
+
+// sortKeyExpr is the expression of SortKey's column.
+func sortKeyExpr(field string) string {
 	t := fmt.Sprintf(`(%s->>'$."$s".p."%s".t')`, DefaultColumn, field)
 	v := fmt.Sprintf(`(%s->>'$."%s"')`, DefaultColumn, field)
 
 	return fmt.Sprintf(
-		`(CASE coalesce(%[1]s, 'null') WHEN 'int' THEN %[2]s WHEN 'long' THEN %[2]s `+
+		`CASE coalesce(%[1]s, 'null') WHEN 'int' THEN %[2]s WHEN 'long' THEN %[2]s `+
 			`WHEN 'double' THEN CAST(%[2]s AS REAL) WHEN 'string' THEN %[2]s `+
 			`WHEN 'objectId' THEN CAST(char(7) || %[2]s AS BLOB) WHEN 'bool' THEN CAST(char(8) || %[2]s AS BLOB) `+
-			`WHEN 'null' THEN NULL ELSE %[3]s END)`,
+			`WHEN 'null' THEN NULL ELSE %[3]s END`,
 		t, v, OtherTypes,
 	)
 }
@@ -139,7 +150,7 @@ func embeddedIndexes(c *Collection) map[string]string {
 
 		h := fnv.New64a()
 		_, _ = h.Write([]byte(strings.Join(spec, ",")))
-		name := fmt.Sprintf("%s%sk_%016x", c.TableName, EmbeddedIndexPrefix, h.Sum64())
+		name := fmt.Sprintf("%s%skc_%016x", c.TableName, EmbeddedIndexPrefix, h.Sum64())
 
 		indexes[name] = fmt.Sprintf(
 			`CREATE INDEX IF NOT EXISTS %q ON %q (%s)`, name, c.TableName, strings.Join(columns, ", "),
@@ -164,8 +175,13 @@ func embeddedIndexes(c *Collection) map[string]string {
 	return indexes
 }
 
-// syncEmbeddedIndexes creates the indexes embeddedIndexes wants on c's table and drops those it no longer wants.
+// syncEmbeddedIndexes adds the SortKey columns and creates the indexes embeddedIndexes wants on c's table, and drops
+// the indexes it no longer wants.
 func syncEmbeddedIndexes(ctx context.Context, db *fsql.DB, c *Collection) error {
+	if err := addSortKeyColumns(ctx, db, c); err != nil {
+		return lazyerrors.Error(err)
+	}
+
 	want := embeddedIndexes(c)
 
 	rows, err := db.QueryContext(ctx, `SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = ?`, c.TableName)
@@ -213,4 +229,56 @@ func syncEmbeddedIndexes(ctx context.Context, db *fsql.DB, c *Collection) error 
 	}
 
 	return nil
+}
+
+// addSortKeyColumns adds the SortKey columns of the fields of c's indexes that its table lacks.
+func addSortKeyColumns(ctx context.Context, db *fsql.DB, c *Collection) error {
+	fields := EmbeddedKeyFields(c)
+	if len(fields) == 0 {
+		return nil
+	}
+
+	rows, err := db.QueryContext(ctx, fmt.Sprintf(`SELECT name FROM pragma_table_xinfo(%s)`, quoteString(c.TableName)))
+	if err != nil {
+		return lazyerrors.Error(err)
+	}
+
+	have := map[string]bool{}
+
+	for rows.Next() {
+		var name string
+		if err = rows.Scan(&name); err != nil {
+			rows.Close()
+			return lazyerrors.Error(err)
+		}
+
+		have[name] = true
+	}
+
+	rows.Close()
+
+	if err = rows.Err(); err != nil {
+		return lazyerrors.Error(err)
+	}
+
+	for field := range fields {
+		if have[sortKeyColumnPrefix+field] {
+			continue
+		}
+
+		q := fmt.Sprintf(
+			`ALTER TABLE %q ADD COLUMN %s ANY GENERATED ALWAYS AS (%s) VIRTUAL`,
+			c.TableName, SortKey(field), sortKeyExpr(field),
+		)
+		if _, err = db.ExecContext(ctx, q); err != nil {
+			return lazyerrors.Error(err)
+		}
+	}
+
+	return nil
+}
+
+// quoteString returns s as an SQL string literal.
+func quoteString(s string) string {
+	return "'" + strings.ReplaceAll(s, "'", "''") + "'"
 }
