@@ -240,9 +240,9 @@ export class ProjectRepository {
 
   /**
    * One page of each teacher's projects, in key order, each ordered by project_id. Neither MongoDB's find nor
-   * FerretDB's aggregation can cut a page per teacher, so one query reads the teachers' projects in (teacher_id,
-   * project_id) order (an index walk), up to what every teacher's page needs when projects are spread evenly. Only
-   * when that cut leaves some teacher's page short (a teacher with many projects) are those teachers read one by
+   * FerretDB's aggregation can cut a page per teacher, so one query reads the teachers' projects by project_id (an
+   * index read per teacher, merged), up to what every teacher's page needs when projects are spread evenly. Only
+   * when that cut leaves some teacher's page short (a teacher with fewer, higher ids) are those teachers read one by
    * one, each a page-sized query: the rows read stay bounded by the page, however many projects teachers have.
    */
   async findByTeacherIds(
@@ -264,14 +264,13 @@ export class ProjectRepository {
     const cap = ids.length * needed;
     const docs = await this.projects
       .find({ teacher_id: { $in: ids } })
-      .sort({ teacher_id: 1, project_id: 1 })
+      .sort({ project_id: 1 })
       .limit(cap + 1)
       .lean();
     for (const doc of docs.slice(0, cap)) byTeacher.get(doc.teacher_id!)?.push(doc);
     if (docs.length > cap) {
-      // Cut inside the projects of teacher `last`: those before it are complete, it and those after may not be.
-      const last = docs[cap - 1].teacher_id!;
-      const short = ids.filter((id) => id >= last && byTeacher.get(id)!.length < needed);
+      // Cut: a teacher with a page's worth read is complete (its lowest ids came first); the others may not be.
+      const short = ids.filter((id) => byTeacher.get(id)!.length < needed);
       await Promise.all(
         short.map(async (id) =>
           byTeacher.set(id, await this.projects.find({ teacher_id: id }).sort({ project_id: 1 }).limit(needed).lean()),
