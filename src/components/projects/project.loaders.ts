@@ -18,8 +18,8 @@ export function createProjectLoaders(projects: ProjectService): ProjectLoaders {
   return {
     projectsByTeacherId: new DataLoader(
       async (keys) => {
-        // Usually every key of a batch asks for the same page: one query. Keys with other pages (aliases with
-        // other arguments) get a query per distinct page; a refused page fails only its own keys.
+        // Keys are grouped by page (aliases may ask other pages); each group costs one page-sized query per distinct
+        // teacher (ProjectRepository.findByTeacherIds); a refused page fails only its own keys.
         const byPage = new Map<string, { offset: number; limit: number; at: number[] }>();
         keys.forEach((key, at) => {
           const pageKey = `${key.offset}:${key.limit}`;

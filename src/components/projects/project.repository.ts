@@ -239,45 +239,29 @@ export class ProjectRepository {
   }
 
   /**
-   * One page of each teacher's projects, in key order, each ordered by project_id. Neither MongoDB's find nor
-   * FerretDB's aggregation can cut a page per teacher, so one query reads the teachers' projects by project_id (an
-   * index read per teacher, merged), up to what every teacher's page needs when projects are spread evenly. Only
-   * when that cut leaves some teacher's page short (a teacher with fewer, higher ids) are those teachers read one by
-   * one, each a page-sized query: the rows read stay bounded by the page, however many projects teachers have.
+   * One page of each teacher's projects, in key order, each ordered by project_id: one query per distinct teacher,
+   * cut by the query itself (`skip`/`limit` on the (teacher_id, project_id) index). Neither MongoDB's find nor
+   * FerretDB's aggregation can cut a page per teacher in one query, and one query for all would read every project of
+   * these teachers: this way the rows read stay bounded by the page, however many projects teachers have.
    */
   async findByTeacherIds(
     teacherIds: readonly number[],
     bounds: { offset: number; limit: number },
   ): Promise<ProjectRecord[][]> {
     const ids = [...new Set(teacherIds)];
-    const needed = bounds.offset + bounds.limit;
-    const byTeacher = new Map<number, ProjectDoc[]>(ids.map((id) => [id, []]));
-    if (ids.length === 1) {
-      const docs = await this.projects
-        .find({ teacher_id: ids[0] })
-        .sort({ project_id: 1 })
-        .skip(bounds.offset)
-        .limit(bounds.limit)
-        .lean();
-      return teacherIds.map(() => docs.map(toProjectRecord));
-    }
-    const cap = ids.length * needed;
-    const docs = await this.projects
-      .find({ teacher_id: { $in: ids } })
-      .sort({ project_id: 1 })
-      .limit(cap + 1)
-      .lean();
-    for (const doc of docs.slice(0, cap)) byTeacher.get(doc.teacher_id!)?.push(doc);
-    if (docs.length > cap) {
-      // Cut: a teacher with a page's worth read is complete (its lowest ids came first); the others may not be.
-      const short = ids.filter((id) => byTeacher.get(id)!.length < needed);
-      await Promise.all(
-        short.map(async (id) =>
-          byTeacher.set(id, await this.projects.find({ teacher_id: id }).sort({ project_id: 1 }).limit(needed).lean()),
-        ),
-      );
-    }
-    return teacherIds.map((id) => byTeacher.get(id)!.slice(bounds.offset, needed).map(toProjectRecord));
+    const pages = await Promise.all(
+      ids.map(async (teacher_id) => {
+        const docs = await this.projects
+          .find({ teacher_id })
+          .sort({ project_id: 1 })
+          .skip(bounds.offset)
+          .limit(bounds.limit)
+          .lean();
+        return [teacher_id, docs.map(toProjectRecord)] as const;
+      }),
+    );
+    const byTeacher = new Map(pages);
+    return teacherIds.map((id) => byTeacher.get(id)!);
   }
 
   /**

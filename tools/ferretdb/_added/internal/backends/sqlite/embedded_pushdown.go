@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"math"
 	"os"
-	"strconv"
 	"strings"
 	"sync"
 
@@ -58,7 +57,6 @@ type embeddedCond struct {
 	sql   string
 	args  []any
 	exact bool // selects exactly the documents the condition matches (given a checked field)
-	in    bool // an $in of several values, null not among them: args are the values (see embeddedStatement.merged)
 }
 
 // embeddedSortKey is one key of a pushed-down sort.
@@ -238,7 +236,7 @@ func keyConds(field string, value any) ([]embeddedCond, bool) {
 				sql = "(" + strings.Join(parts, " OR ") + ")"
 			}
 
-			res = append(res, embeddedCond{field: field, sql: sql, args: args, exact: true, in: !null && len(args) > 1})
+			res = append(res, embeddedCond{field: field, sql: sql, args: args, exact: true})
 
 		case "$gt", "$gte", "$lt", "$lte":
 			kv, ok := keyValue(v)
@@ -502,7 +500,6 @@ func (p *embeddedPlan) orderBy(pushed bool) string {
 // embeddedStatement is a planned query: how to check its fields, then its SQL.
 type embeddedStatement struct {
 	plan   *embeddedPlan
-	meta   *metadata.Collection
 	pd     *backends.QueryPushdown
 	limit  int64 // QueryParams.Limit (FerretDB's own limit pushdown)
 	pushed bool
@@ -517,7 +514,7 @@ func (c *collection) prepareEmbedded(ctx context.Context, db *fsql.DB, meta *met
 	}
 
 	p := newEmbeddedPlan(meta, filter, sort)
-	s := &embeddedStatement{plan: p, meta: meta, pd: pd, limit: limit}
+	s := &embeddedStatement{plan: p, pd: pd, limit: limit}
 
 	var tx *fsql.Tx
 
@@ -540,10 +537,6 @@ func (c *collection) prepareEmbedded(ctx context.Context, db *fsql.DB, meta *met
 
 // sql returns the statement selecting the documents (after selectClause) and its arguments.
 func (s *embeddedStatement) sql(selectClause string) (string, []any) {
-	if i := s.mergeable(); i >= 0 {
-		return s.merged(selectClause, i)
-	}
-
 	where, args := s.plan.where()
 	q := selectClause + where + s.plan.orderBy(s.pushed)
 
@@ -564,123 +557,6 @@ func (s *embeddedStatement) sql(selectClause string) (string, []any) {
 	}
 
 	return q, args
-}
-
-// mergeable returns the condition that merged splits on, or -1: an $in of several values on the field that leads
-// an index whose next fields are the sort's keys, in a pushed-down page (with a limit).
-func (s *embeddedStatement) mergeable() int {
-	if !s.pushed || s.pd.Limit == 0 || len(s.plan.sort) == 0 {
-		return -1
-	}
-
-	for i, c := range s.plan.conds {
-		if !c.in {
-			continue
-		}
-
-		for _, index := range s.meta.Settings.Indexes {
-			if len(index.Key) < len(s.plan.sort)+1 || index.Key[0].Field != c.field {
-				continue
-			}
-
-			// The sort's directions as the index's, or all reversed (read backwards).
-			same, reversed := true, true
-
-			for j, k := range s.plan.sort {
-				key := index.Key[j+1]
-				same = same && key.Field == k.field && key.Descending == k.desc
-				reversed = reversed && key.Field == k.field && key.Descending != k.desc
-			}
-
-			if same || reversed {
-				return i
-			}
-		}
-	}
-
-	return -1
-}
-
-// merged returns the statement of a pushed-down page filtered by an $in (condition i): one index-ordered read
-// per value, each cut at the page's end, merged in the sort's order and cut again. It reads no more than the page
-// per value, where one IN would read and sort every match (SQLite does not merge the ranges of an IN, as MongoDB
-// does). The documents are the same, in the same order (rowid breaks ties in both).
-func (s *embeddedStatement) merged(selectClause string, i int) (string, []any) {
-	in := s.plan.conds[i]
-	k := metadata.SortKey(in.field)
-
-	keys := make([]string, len(s.plan.sort))
-	outer := make([]string, len(s.plan.sort))
-
-	for j, key := range s.plan.sort {
-		keys[j] = fmt.Sprintf("%s AS _k%d", metadata.SortKey(key.field), j)
-
-		outer[j] = fmt.Sprintf("_k%d", j)
-		if key.desc {
-			outer[j] += " DESC"
-		}
-	}
-
-	rowid := "_r"
-	if s.plan.sort[len(s.plan.sort)-1].desc {
-		rowid += " DESC"
-	}
-
-	// IN matches a document once; an arm per value would match it once per equal value (7, 7L and 7.0 are equal).
-	var values []any
-
-	seen := map[string]bool{}
-
-	for _, v := range in.args {
-		if key := keyIdentity(v); !seen[key] {
-			seen[key] = true
-			values = append(values, v)
-		}
-	}
-
-	arms := make([]string, len(values))
-	var args []any
-
-	for j, v := range values {
-		branch := *s.plan
-		branch.conds = append([]embeddedCond(nil), s.plan.conds...)
-		branch.conds[i] = embeddedCond{field: in.field, sql: k + " = ?", args: []any{v}, exact: true}
-
-		where, wargs := branch.where()
-		arms[j] = fmt.Sprintf(
-			"SELECT * FROM (SELECT %s AS _s, %s, rowid AS _r FROM %q%s%s LIMIT ?)",
-			metadata.DefaultColumn, strings.Join(keys, ", "), s.meta.TableName, where, branch.orderBy(true),
-		)
-		args = append(append(args, wargs...), s.pd.Skip+s.pd.Limit)
-	}
-
-	// selectClause is `SELECT [comment] _ferretdb_sjson FROM "<table>"` (the collection is not capped): the same
-	// column, from the merged arms.
-	q := strings.TrimSuffix(selectClause, fmt.Sprintf("%s FROM %q", metadata.DefaultColumn, s.meta.TableName)) +
-		"_s AS " + metadata.DefaultColumn + " FROM (" + strings.Join(arms, " UNION ALL ") + ") ORDER BY " +
-		strings.Join(outer, ", ") + ", " + rowid + " LIMIT ? OFFSET ?"
-
-	return q, append(args, s.pd.Limit, s.pd.Skip)
-}
-
-// keyIdentity returns the same string for SortKey values that SQLite compares as equal (keyValue's results).
-func keyIdentity(v any) string {
-	switch v := v.(type) {
-	case int64:
-		return fmt.Sprintf("n%d", v)
-	case float64:
-		if v == math.Trunc(v) && v >= -(1<<63) && v < 1<<63 {
-			return fmt.Sprintf("n%d", int64(v))
-		}
-
-		return "f" + strconv.FormatFloat(v, 'g', -1, 64)
-	case string:
-		return "s" + v
-	case []byte:
-		return "b" + string(v)
-	default:
-		panic(fmt.Sprintf("not a SortKey value: %T", v))
-	}
 }
 
 // queryEmbedded implements Query with pushdown (for collections that are not capped).
