@@ -102,9 +102,10 @@ func fail(err error) {
 
 // ---- The SQL log.
 //
-// FerretDB logs every statement it sends to SQLite at debug level (its fsql package: message ">>> <SQL>", the
-// database in the logger's "name" attribute). logHandler passes warnings and errors on, and writes those
-// statements to sqlLog when it is set.
+// FerretDB logs every statement it sends to SQLite at debug level (its fsql package: message ">>> <SQL>", through
+// a logger named "sqlite", then after the database). logHandler passes warnings and errors on, and writes those
+// statements to sqlLog when it is set; it enables debug records for those loggers only (FerretDB's other debug
+// records format whole messages, which made a logging FerretDB several times slower).
 
 type lockedWriter struct {
 	mu sync.Mutex
@@ -120,7 +121,15 @@ func (l *lockedWriter) line(b []byte) {
 type logHandler struct {
 	next   slog.Handler
 	sqlLog *lockedWriter
-	db     string // the last "name" attribute: fsql names its logger after the database
+	names  []string // the logger's "name" attributes, outermost first
+}
+
+// db returns the database of an fsql logger ("sqlite", then the database), or "".
+func (h *logHandler) db() string {
+	if n := len(h.names); n >= 2 && h.names[n-2] == "sqlite" {
+		return h.names[n-1]
+	}
+	return ""
 }
 
 type sqlLogEntry struct {
@@ -129,13 +138,13 @@ type sqlLogEntry struct {
 }
 
 func (h *logHandler) Enabled(ctx context.Context, level slog.Level) bool {
-	return (h.sqlLog != nil && level == slog.LevelDebug) || h.next.Enabled(ctx, level)
+	return (h.sqlLog != nil && level == slog.LevelDebug && h.db() != "") || h.next.Enabled(ctx, level)
 }
 
 func (h *logHandler) Handle(ctx context.Context, r slog.Record) error {
-	if h.sqlLog != nil && r.Level == slog.LevelDebug {
-		if statement, ok := strings.CutPrefix(r.Message, ">>> "); ok && h.db != "" {
-			b, _ := json.Marshal(sqlLogEntry{DB: h.db, SQL: statement})
+	if db := h.db(); h.sqlLog != nil && r.Level == slog.LevelDebug && db != "" {
+		if statement, ok := strings.CutPrefix(r.Message, ">>> "); ok {
+			b, _ := json.Marshal(sqlLogEntry{DB: db, SQL: statement})
 			h.sqlLog.line(b)
 		}
 	}
@@ -150,7 +159,7 @@ func (h *logHandler) WithAttrs(attrs []slog.Attr) slog.Handler {
 	c.next = h.next.WithAttrs(attrs)
 	for _, a := range attrs {
 		if a.Key == "name" {
-			c.db = a.Value.String()
+			c.names = append(append([]string(nil), c.names...), a.Value.String())
 		}
 	}
 	return &c
