@@ -5,7 +5,8 @@
 // BENCH_PROJECTS=20000 measures reads and changes among that many projects: all but the BENCH_REQUESTS created over
 // HTTP are first written straight to the collections (spread over the bench's 20 teachers, 50 companies and 3
 // statuses); BENCH_POOL_SIZE overrides the driver's connection pool size; BENCH_PUSHDOWN=off runs the embedded
-// FerretDB without its pushdown to SQLite (as FerretDB 1.24 itself), for comparison.
+// FerretDB without its pushdown to SQLite (as FerretDB 1.24 itself), for comparison. Each read scenario first runs
+// a few unmeasured requests (warm-up).
 import "reflect-metadata";
 import { fork, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
@@ -62,10 +63,20 @@ type Gql = (
 ) => Promise<{ data?: Record<string, { success?: boolean }>; errors?: unknown[] }>;
 
 /** The scenarios, in order: how many requests and what one request (number i) sends. */
-const SCENARIOS: { name: string; total: number; call: (gql: Gql, i: number) => Promise<boolean> }[] = [
+/** Reads are first run WARMUP times unmeasured (the service's code paths and FerretDB's caches warm up); writes not,
+ * so that they change exactly what the reads after them see. */
+const WARMUP = 5;
+
+const SCENARIOS: {
+  name: string;
+  total: number;
+  write?: true;
+  call: (gql: Gql, i: number) => Promise<boolean>;
+}[] = [
   {
     name: "createProject",
     total: REQUESTS,
+    write: true,
     call: async (gql, i) => {
       const r = await gql(
         "mutation($i:CreateProjectInput!){createProject(input:$i){success}}",
@@ -87,6 +98,7 @@ const SCENARIOS: { name: string; total: number; call: (gql: Gql, i: number) => P
   {
     name: "createStudent",
     total: REQUESTS,
+    write: true,
     call: async (gql, i) => {
       const r = await gql(
         "mutation($i:CreateStudentInput!){createStudent(input:$i){success}}",
@@ -99,6 +111,7 @@ const SCENARIOS: { name: string; total: number; call: (gql: Gql, i: number) => P
   {
     name: "assignTeacher",
     total: REQUESTS,
+    write: true,
     call: async (gql, i) => {
       const r = await gql(
         "mutation($p:Int!,$t:Int!){assignTeacher(projectId:$p,input:{new_teacher_id:$t}){success}}",
@@ -209,7 +222,12 @@ function client(url: string): void {
     });
     return (await res.json()) as Awaited<ReturnType<Gql>>;
   };
-  process.on("message", async (index: number) => {
+  process.on("message", async ({ index, warmup }: { index: number; warmup?: boolean }) => {
+    if (warmup) {
+      for (let k = 0; k < WARMUP; k++) await SCENARIOS[index].call(gql, SCENARIOS[index].total + k);
+      process.send!({ latencies: [], failures: 0, seconds: 0 } satisfies ClientRun);
+      return;
+    }
     if (index === -1) {
       for (let i = 0; i < TEACHERS; i++) {
         await gql("mutation($n:String!){createTeacher(input:{teacher_name:$n}){success}}", { n: `Teacher ${i}` });
@@ -236,10 +254,10 @@ function client(url: string): void {
   });
 }
 
-function ask(child: ChildProcess, index: number): Promise<ClientRun> {
+function ask(child: ChildProcess, index: number, warmup = false): Promise<ClientRun> {
   return new Promise((resolve) => {
     child.once("message", (run) => resolve(run as ClientRun));
-    child.send(index);
+    child.send({ index, warmup });
   });
 }
 
@@ -285,6 +303,7 @@ async function main(): Promise<void> {
   await ask(child, -1);
   const results: Result[] = [];
   for (const [index, scenario] of SCENARIOS.entries()) {
+    if (!scenario.write) await ask(child, index, true);
     const cpu = process.cpuUsage();
     const run = await ask(child, index);
     const used = process.cpuUsage(cpu);
