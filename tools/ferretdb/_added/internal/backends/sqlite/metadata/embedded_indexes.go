@@ -87,8 +87,9 @@ func TypeOf(field string) string {
 	return fmt.Sprintf(`(%s->>'$."$s".p."%s".t')`, DefaultColumn, field)
 }
 
-// EmbeddedKeyFields returns, as true, the fields of c that lead an index on their SortKey: the fields (other than
-// `_id`) of its declared indexes. Nil for capped collections (queried as FerretDB does).
+// EmbeddedKeyFields maps the fields of c's declared indexes that have a SortKey column to whether queries may use
+// it: all but `_id` (compared as FerretDB compares it), each leading an index on its SortKey. Nil for capped
+// collections (queried as FerretDB does).
 func EmbeddedKeyFields(c *Collection) map[string]bool {
 	if c.Capped() {
 		return nil
