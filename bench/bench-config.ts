@@ -2,7 +2,7 @@
 // and the BENCH_* knobs, validated like every variable (one line naming a bad one).
 import { z } from "zod";
 import { loadToolConfig, TOOL_VARIABLES, type ToolConfig } from "../src/db/tool-config";
-import { optionalString, parseEnv, wholeNumber } from "../src/shared/environment";
+import { oneOf, optionalString, parseEnv, wholeNumber } from "../src/shared/environment";
 
 export interface BenchConfig extends ToolConfig {
   /** BENCH_CONCURRENCY: requests in flight at once (default 10). */
@@ -15,6 +15,8 @@ export interface BenchConfig extends ToolConfig {
   poolSize?: number;
   /** BENCH_RUNS: runs per query in bench:limits and bench:connections (default 10). */
   runs: number;
+  /** BENCH_PUSHDOWN=off: the embedded FerretDB without its pushdown to SQLite, as FerretDB itself (default on). */
+  ferretdbPushdown: boolean;
   /** NODE_ENV, only printed with the results. */
   nodeEnv?: string;
 }
@@ -26,6 +28,7 @@ const BENCH_VARIABLES = z.object({
   BENCH_PROJECTS: wholeNumber(0, 0, 10_000_000),
   BENCH_POOL_SIZE: wholeNumber(0, 1, 1000),
   BENCH_RUNS: wholeNumber(10, 1, 10_000),
+  BENCH_PUSHDOWN: oneOf(["on", "off"], "on"),
   NODE_ENV: optionalString,
 });
 
@@ -38,6 +41,7 @@ export function loadBenchConfig(env: NodeJS.ProcessEnv = process.env): BenchConf
     projects: e.BENCH_PROJECTS,
     poolSize: e.BENCH_POOL_SIZE === 0 ? undefined : e.BENCH_POOL_SIZE,
     runs: e.BENCH_RUNS,
+    ferretdbPushdown: e.BENCH_PUSHDOWN === "on",
     nodeEnv: e.NODE_ENV,
   };
 }

@@ -3,7 +3,10 @@
 // notes. The HTTP client runs in a child process of its own (this file, forked with --client), so the CPU time this
 // process spends per request is the service's alone (the embedded database is a process of its own too).
 // BENCH_PROJECTS=20000 measures reads and changes among that many projects: all but the BENCH_REQUESTS created over
-// HTTP are first written straight to the collections; BENCH_POOL_SIZE overrides the driver's connection pool size.
+// HTTP are first written straight to the collections (spread over the bench's 20 teachers, 50 companies and 3
+// statuses); BENCH_POOL_SIZE overrides the driver's connection pool size; BENCH_PUSHDOWN=off runs the embedded
+// FerretDB without its pushdown to SQLite (as FerretDB 1.24 itself), for comparison. Each read scenario first runs
+// a few unmeasured requests (warm-up).
 import "reflect-metadata";
 import { fork, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
@@ -21,6 +24,11 @@ const BENCH = loadBenchConfig();
 const CONCURRENCY = BENCH.concurrency;
 const REQUESTS = BENCH.requests;
 const TEACHERS = 20;
+/** Seeded projects belong to companies 100…149 and have these statuses (createProject uses companies 1…5). */
+const COMPANIES = 50;
+const STATUSES = ["active", "planned", "done"];
+/** Tells this run's student emails from earlier runs' (the database is fresh, but to be safe). */
+const RUN = Date.now().toString(36);
 const PROJECTS = BENCH.projects;
 const POOL_SIZE_OVERRIDE = BENCH.poolSize;
 /** Projects stored when the scenarios after createProject run (seeded + created); the client learns it from argv. */
@@ -28,6 +36,7 @@ let stored = REQUESTS;
 /** Spread over every stored project (a fixed stride, so runs are comparable), each project once. */
 const spread = (i: number) => 1 + ((i * 7919) % stored);
 const PAGES = Math.max(10, Math.ceil(REQUESTS / 20));
+const PAGE_ITEMS = "has_more items{project_id project_status}";
 
 interface Result {
   name: string;
@@ -55,10 +64,20 @@ type Gql = (
 ) => Promise<{ data?: Record<string, { success?: boolean }>; errors?: unknown[] }>;
 
 /** The scenarios, in order: how many requests and what one request (number i) sends. */
-const SCENARIOS: { name: string; total: number; call: (gql: Gql, i: number) => Promise<boolean> }[] = [
+/** Reads are first run WARMUP times unmeasured (the service's code paths and FerretDB's caches warm up); writes not,
+ * so that they change exactly what the reads after them see. */
+const WARMUP = 5;
+
+const SCENARIOS: {
+  name: string;
+  total: number;
+  write?: true;
+  call: (gql: Gql, i: number) => Promise<boolean>;
+}[] = [
   {
     name: "createProject",
     total: REQUESTS,
+    write: true,
     call: async (gql, i) => {
       const r = await gql(
         "mutation($i:CreateProjectInput!){createProject(input:$i){success}}",
@@ -78,8 +97,22 @@ const SCENARIOS: { name: string; total: number; call: (gql: Gql, i: number) => P
     },
   },
   {
+    name: "createStudent",
+    total: REQUESTS,
+    write: true,
+    call: async (gql, i) => {
+      const r = await gql(
+        "mutation($i:CreateStudentInput!){createStudent(input:$i){success}}",
+        { i: { student_name: `Bench student ${i}`, email: `bench.${RUN}.${i}@school.test`, class_code: `C${i % 8}` } },
+        "admin",
+      );
+      return r.data?.createStudent?.success === true;
+    },
+  },
+  {
     name: "assignTeacher",
     total: REQUESTS,
+    write: true,
     call: async (gql, i) => {
       const r = await gql(
         "mutation($p:Int!,$t:Int!){assignTeacher(projectId:$p,input:{new_teacher_id:$t}){success}}",
@@ -116,6 +149,54 @@ const SCENARIOS: { name: string; total: number; call: (gql: Gql, i: number) => P
     },
   },
   {
+    name: "projects page of 100 by teacher_id",
+    total: PAGES,
+    call: async (gql, i) => {
+      const r = await gql(`query($t:Int!){projects(filter:{teacher_id:$t},limit:100){${PAGE_ITEMS}}}`, {
+        t: 1 + (i % TEACHERS),
+      });
+      return !r.errors;
+    },
+  },
+  {
+    name: "projects page of 100 by company_id",
+    total: PAGES,
+    call: async (gql, i) => {
+      const r = await gql(`query($c:Int!){projects(filter:{company_id:$c},limit:100){${PAGE_ITEMS}}}`, {
+        c: 100 + (i % COMPANIES),
+      });
+      return !r.errors;
+    },
+  },
+  {
+    name: "projects page of 100 by project_status",
+    total: PAGES,
+    call: async (gql, i) => {
+      const r = await gql(`query($s:String!){projects(filter:{project_status:$s},limit:100){${PAGE_ITEMS}}}`, {
+        s: STATUSES[i % STATUSES.length],
+      });
+      return !r.errors;
+    },
+  },
+  {
+    name: "teachers(limit: 20) { projects(limit: 20) }",
+    total: PAGES,
+    call: async (gql) => {
+      const r = await gql("{teachers(limit:20){items{teacher_id projects(limit:20){project_id}}}}", {});
+      return !r.errors;
+    },
+  },
+  {
+    name: "projects page of 100 at the last offset",
+    total: PAGES,
+    call: async (gql) => {
+      const r = await gql(`query($o:Int!){projects(offset:$o,limit:100){${PAGE_ITEMS}}}`, {
+        o: Math.max(0, stored - 100),
+      });
+      return !r.errors;
+    },
+  },
+  {
     name: "projects page of 100 + total + teacher + teacher.projects",
     total: PAGES,
     call: async (gql) => {
@@ -142,7 +223,12 @@ function client(url: string): void {
     });
     return (await res.json()) as Awaited<ReturnType<Gql>>;
   };
-  process.on("message", async (index: number) => {
+  process.on("message", async ({ index, warmup }: { index: number; warmup?: boolean }) => {
+    if (warmup) {
+      for (let k = 0; k < WARMUP; k++) await SCENARIOS[index].call(gql, SCENARIOS[index].total + k);
+      process.send!({ latencies: [], failures: 0, seconds: 0 } satisfies ClientRun);
+      return;
+    }
     if (index === -1) {
       for (let i = 0; i < TEACHERS; i++) {
         await gql("mutation($n:String!){createTeacher(input:{teacher_name:$n}){success}}", { n: `Teacher ${i}` });
@@ -169,10 +255,10 @@ function client(url: string): void {
   });
 }
 
-function ask(child: ChildProcess, index: number): Promise<ClientRun> {
+function ask(child: ChildProcess, index: number, warmup = false): Promise<ClientRun> {
   return new Promise((resolve) => {
     child.once("message", (run) => resolve(run as ClientRun));
-    child.send(index);
+    child.send({ index, warmup });
   });
 }
 
@@ -186,6 +272,7 @@ async function main(): Promise<void> {
       mode: BENCH.embeddedDb,
       dataDir,
       progress: (m) => process.stderr.write(`${m}\n`),
+      ferretdb: { pushdown: BENCH.ferretdbPushdown },
     });
     uri = embedded.uri;
   }
@@ -212,10 +299,12 @@ async function main(): Promise<void> {
   const address = app.server.address();
   const url = `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}/graphql`;
 
+  const loadAtStart = os.loadavg()[0].toFixed(2);
   const child = fork(__filename, ["--client", url, String(seeded + REQUESTS)], { stdio: "inherit" });
   await ask(child, -1);
   const results: Result[] = [];
   for (const [index, scenario] of SCENARIOS.entries()) {
+    if (!scenario.write) await ask(child, index, true);
     const cpu = process.cpuUsage();
     const run = await ask(child, index);
     const used = process.cpuUsage(cpu);
@@ -235,9 +324,12 @@ async function main(): Promise<void> {
 
   const rssMb = Math.round(process.memoryUsage().rss / 1024 / 1024);
   process.stdout.write(
-    `\nDatabase: ${embedded ? embedded.description : "MONGODB_URI"}; ${seeded + REQUESTS} projects; concurrency ${CONCURRENCY}; pool ${poolSize ?? "default"}; node ${process.version}; ${os.cpus().length} cores; NODE_ENV=${BENCH.nodeEnv ?? "(unset)"}\n`,
+    `\nDatabase: ${embedded ? embedded.description : "MONGODB_URI"}${embedded?.kind === "ferretdb" ? `, pushdown ${BENCH.ferretdbPushdown ? "on" : "off"}` : ""}; ${seeded + REQUESTS} projects; concurrency ${CONCURRENCY}; pool ${poolSize ?? "default"}; node ${process.version}; ${os.cpus().length} cores; NODE_ENV=${BENCH.nodeEnv ?? "(unset)"}\n`,
   );
-  process.stdout.write(`createApp + listen: ${startMs.toFixed(0)} ms wall, ${startCpuMs.toFixed(0)} ms CPU\n\n`);
+  process.stdout.write(`createApp + listen: ${startMs.toFixed(0)} ms wall, ${startCpuMs.toFixed(0)} ms CPU\n`);
+  process.stdout.write(
+    `Load average (1 min) at the start and end of the scenarios: ${loadAtStart} and ${os.loadavg()[0].toFixed(2)}\n\n`,
+  );
   process.stdout.write(
     "| operation | requests | req/s | p50 ms | p95 ms | p99 ms | service CPU ms/req | failures |\n|---|---|---|---|---|---|---|---|\n",
   );
@@ -268,7 +360,6 @@ async function seedProjects(db: Database, count: number): Promise<number> {
     { collection: { insertMany(docs: object[], o: object): Promise<unknown> } }
   >;
   const at = new Date("2026-01-01T00:00:00Z");
-  const statuses = ["active", "planned", "done"];
   for (let from = 1; from <= count; from += 1000) {
     const ids = Array.from({ length: Math.min(1000, count - from + 1) }, (_, k) => from + k);
     const projects = ids.map((id) => ({
@@ -277,12 +368,12 @@ async function seedProjects(db: Database, count: number): Promise<number> {
       project_name: `Seeded project ${id}`,
       name_key: `seeded project ${id}`,
       project_desc: "Seeded for the benchmark",
-      company_id: 100 + (id % 50),
-      project_status: statuses[id % statuses.length],
+      company_id: 100 + (id % COMPANIES),
+      project_status: STATUSES[id % STATUSES.length],
       project_url: null,
       start_date: "2026-01-01",
       end_date: "2026-06-30",
-      teacher_id: null,
+      teacher_id: 1 + (id % TEACHERS),
       revision: 1,
       created_by: "bench",
       created_at: at,

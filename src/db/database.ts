@@ -93,8 +93,10 @@ export async function openDatabase(uri: string, options: OpenDatabaseOptions = {
     Counter: createCounterModel(connection),
   };
   // Unique indexes are what make ids and names unique: create them now, and fail start-up if one cannot be built.
+  // project_revisions is only read, once, by the migration below: it is not created where it does not exist.
+  const { ProjectRevision: _legacy, ...current } = models;
   await Promise.all(
-    Object.values(models).map(async (model) => {
+    Object.values(current).map(async (model) => {
       await model.createCollection().catch(ignoreNamespaceExists);
       await model.createIndexes();
     }),

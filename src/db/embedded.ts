@@ -6,7 +6,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { DryMongoBinary, MongoMemoryServer } from "mongodb-memory-server-core";
 import type { EmbeddedDatabase, Progress } from "./embedded-server";
-import { findOnPath, hasGo, startFerretDb } from "./ferretdb";
+import { findOnPath, hasGo, startFerretDb, type FerretDbOptions } from "./ferretdb";
 import { loadToolConfig, type EmbeddedDbMode } from "./tool-config";
 
 export type { EmbeddedDatabase, Progress } from "./embedded-server";
@@ -39,11 +39,13 @@ export async function startEmbeddedDatabase(options: {
   mode: EmbeddedDbMode;
   dataDir: string;
   progress: Progress;
+  /** Run-time switches when FerretDB is chosen (its files go to dataDir/ferretdb). */
+  ferretdb?: FerretDbOptions;
 }): Promise<EmbeddedDatabase> {
   const choice = await chooseEmbeddedKind(options.mode);
   options.progress(`Embedded database: ${choice.kind} (${choice.reason})`);
   if (choice.kind === "ferretdb") {
-    return startFerretDb(path.join(options.dataDir, "ferretdb"), options.progress);
+    return startFerretDb(path.join(options.dataDir, "ferretdb"), options.progress, options.ferretdb);
   }
   return startMongod(path.join(options.dataDir, "mongod"), choice.mongodBinary, options.progress);
 }

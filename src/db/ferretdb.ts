@@ -1,18 +1,28 @@
 // The embedded FerretDB: the project's own Go program (tools/ferretdb) built once into a cache outside the
 // clone, keyed by a hash of its sources, then started as a child process on 127.0.0.1 with an ephemeral port.
-import { spawn, type ChildProcess } from "node:child_process";
+// It is built with the project's patch of FerretDB (tools/ferretdb/pushdown.patch and the files under
+// tools/ferretdb/_added), applied to a copy of the module the Go toolchain downloads, which the build uses through a
+// `replace` directive: the repository holds no copy of FerretDB's sources.
+import { execFile, spawn, type ChildProcess } from "node:child_process";
 import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import readline from "node:readline";
+import { applyPatch, parsePatch } from "diff";
 import { REPO_ROOT } from "../shared/package-root";
 import { loadToolConfig } from "./tool-config";
 import type { EmbeddedDatabase, Progress } from "./embedded-server";
 
 const SOURCE_DIR = path.join(REPO_ROOT, "tools", "ferretdb");
-const SOURCE_FILES = ["go.mod", "go.sum", "main.go"];
+/** Changes to FerretDB's own files (unified diff, paths relative to the module's root). */
+const PATCH_FILE = "pushdown.patch";
+/** Files added to FerretDB's packages, at their paths in the module (a leading "_" hides them from Go tools). */
+const ADDED_DIR = "_added";
+const FERRETDB_MODULE = "github.com/FerretDB/FerretDB";
 const BINARY_NAME = process.platform === "win32" ? "ferretdb-embedded.exe" : "ferretdb-embedded";
-const START_TIMEOUT_MS = 30_000;
+/** FerretDB reports its address once its database files are open; the first start on files written without the
+ * patch's indexes builds them first (about 25 s for 100,000 projects on two loaded cores). */
+const START_TIMEOUT_MS = 300_000;
 const STOP_TIMEOUT_MS = 8_000;
 
 /** The cache folder shared by every clone on this machine (PROJECT_SERVICE_CACHE overrides it; see tool-config.ts). */
@@ -20,10 +30,21 @@ function cacheRoot(): string {
   return loadToolConfig().cacheDir;
 }
 
-/** Where the binary for the current sources lives: keyed by go.sum, go.mod and main.go. */
+/** The files under dir, relative to it, sorted. */
+function filesUnder(dir: string): string[] {
+  return (fs.readdirSync(dir, { recursive: true }) as string[])
+    .filter((file) => fs.statSync(path.join(dir, file)).isFile())
+    .map((file) => file.split(path.sep).join("/"))
+    .sort();
+}
+
+/** Where the binary for the current sources lives: keyed by every file of tools/ferretdb (patch included). */
 export function ferretDbBinaryPath(): string {
   const hash = crypto.createHash("sha256");
-  for (const file of SOURCE_FILES) hash.update(fs.readFileSync(path.join(SOURCE_DIR, file)));
+  for (const file of filesUnder(SOURCE_DIR)) {
+    hash.update(`${file}\0`);
+    hash.update(fs.readFileSync(path.join(SOURCE_DIR, file)));
+  }
   return path.join(cacheRoot(), `ferretdb-${hash.digest("hex").slice(0, 16)}`, BINARY_NAME);
 }
 
@@ -45,6 +66,62 @@ export function findOnPath(command: string): string | undefined {
   return undefined;
 }
 
+/** Runs `go <args>` in tools/ferretdb; each stderr line goes to onLine. Resolves with stdout. */
+function runGo(args: string[], onLine: (line: string) => void): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn("go", args, {
+      cwd: SOURCE_DIR,
+      env: { ...process.env, GOFLAGS: "-mod=readonly", CGO_ENABLED: "0" },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stdout = "";
+    child.stdout!.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+    const tail: string[] = [];
+    readline.createInterface({ input: child.stderr! }).on("line", (line) => {
+      onLine(line);
+      tail.push(line);
+      if (tail.length > 20) tail.shift();
+    });
+    child.on("error", reject);
+    child.on("exit", (code) => {
+      if (code === 0) resolve(stdout);
+      else reject(new Error(`go ${args[0]} in tools/ferretdb failed (exit ${code}): ${tail.slice(-5).join(" | ")}`));
+    });
+  });
+}
+
+/**
+ * Copies FerretDB's module into workDir/FerretDB, applies the patch and adds the added files, and writes
+ * workDir/go.mod (tools/ferretdb's, replacing the module by that copy) with its go.sum. Returns the go.mod's path.
+ */
+function preparePatchedModule(moduleDir: string, workDir: string): string {
+  const copy = path.join(workDir, "FerretDB");
+  for (const file of filesUnder(moduleDir)) {
+    // Read and written, not copied: the module cache's files and folders are read-only, copies must not be.
+    fs.mkdirSync(path.dirname(path.join(copy, file)), { recursive: true });
+    fs.writeFileSync(path.join(copy, file), fs.readFileSync(path.join(moduleDir, file)));
+  }
+  for (const patch of parsePatch(fs.readFileSync(path.join(SOURCE_DIR, PATCH_FILE), "utf8"))) {
+    const file = path.join(copy, (patch.oldFileName ?? "").replace(/^a\//, ""));
+    const patched = fs.existsSync(file) ? applyPatch(fs.readFileSync(file, "utf8"), patch) : false;
+    if (patched === false)
+      throw new Error(`tools/ferretdb/${PATCH_FILE} does not apply to FerretDB's ${patch.oldFileName}`);
+    fs.writeFileSync(file, patched);
+  }
+  const addedDir = path.join(SOURCE_DIR, ADDED_DIR);
+  for (const file of filesUnder(addedDir)) {
+    // Only additions: a change to one of FerretDB's files belongs in the patch, where it shows as a change.
+    if (fs.existsSync(path.join(copy, file))) throw new Error(`tools/ferretdb/${ADDED_DIR}/${file} is FerretDB's`);
+    fs.mkdirSync(path.dirname(path.join(copy, file)), { recursive: true });
+    fs.copyFileSync(path.join(addedDir, file), path.join(copy, file));
+  }
+  const goMod = path.join(workDir, "go.mod");
+  const replace = `\nreplace ${FERRETDB_MODULE} => ${JSON.stringify(copy.split(path.sep).join("/"))}\n`;
+  fs.writeFileSync(goMod, fs.readFileSync(path.join(SOURCE_DIR, "go.mod"), "utf8") + replace);
+  fs.copyFileSync(path.join(SOURCE_DIR, "go.sum"), path.join(workDir, "go.sum"));
+  return goMod;
+}
+
 /** Builds the FerretDB program unless the cache already holds it; reports progress while building. */
 async function ensureFerretDbBinary(progress: Progress): Promise<string> {
   const binary = ferretDbBinaryPath();
@@ -54,59 +131,76 @@ async function ensureFerretDbBinary(progress: Progress): Promise<string> {
   }
   fs.mkdirSync(path.dirname(binary), { recursive: true });
   const temp = `${binary}.${process.pid}.${Date.now()}.tmp`;
+  const workDir = `${temp}.module`;
   progress(`Building FerretDB 1.24 from tools/ferretdb into ${path.dirname(binary)} (first run only; a few minutes)`);
   const started = Date.now();
   let steps = 0;
   let last = "";
+  const onLine = (line: string) => {
+    steps += 1;
+    last = line.replace(/^go: /, "");
+  };
   const ticker = setInterval(() => {
     const secs = Math.round((Date.now() - started) / 1000);
     progress(`Building FerretDB: ${steps} modules and packages done, ${secs}s elapsed${last ? ` (${last})` : ""}`);
   }, 10_000);
   ticker.unref();
   try {
-    await new Promise<void>((resolve, reject) => {
-      // -v names each package as it is compiled; "go: downloading" lines name modules being fetched.
-      const child = spawn("go", ["build", "-v", "-trimpath", "-o", temp, "."], {
-        cwd: SOURCE_DIR,
-        env: { ...process.env, GOFLAGS: "-mod=readonly", CGO_ENABLED: "0" },
-        stdio: ["ignore", "inherit", "pipe"],
-      });
-      const tail: string[] = [];
-      readline.createInterface({ input: child.stderr! }).on("line", (line) => {
-        steps += 1;
-        last = line.replace(/^go: /, "");
-        tail.push(line);
-        if (tail.length > 20) tail.shift();
-      });
-      child.on("error", reject);
-      child.on("exit", (code) => {
-        if (code === 0) resolve();
-        else reject(new Error(`go build of tools/ferretdb failed (exit ${code}): ${tail.slice(-5).join(" | ")}`));
-      });
-    });
+    // The module's files, downloaded if need be; the patch applies to them ("go: downloading" lines name modules).
+    const module = JSON.parse(await runGo(["mod", "download", "-json", FERRETDB_MODULE], onLine)) as {
+      Dir?: string;
+      Error?: string;
+    };
+    if (!module.Dir) throw new Error(`go mod download ${FERRETDB_MODULE}: ${module.Error ?? "no directory"}`);
+    fs.mkdirSync(workDir, { recursive: true });
+    const goMod = preparePatchedModule(module.Dir, workDir);
+    // -v names each package as it is compiled.
+    await runGo(["build", `-modfile=${goMod}`, "-v", "-trimpath", "-o", temp, "."], onLine);
     fs.renameSync(temp, binary);
   } finally {
     clearInterval(ticker);
     fs.rmSync(temp, { force: true });
+    fs.rmSync(workDir, { recursive: true, force: true });
   }
   progress(`Built FerretDB in ${Math.round((Date.now() - started) / 1000)}s; cached at ${binary}`);
   return binary;
 }
 
+/** Run-time switches of the FerretDB program (see tools/ferretdb/main.go). */
+export interface FerretDbOptions {
+  /** false: FerretDB's own query behaviour, nothing pushed down to SQLite (default true). */
+  pushdown?: boolean;
+  /** A file to which every SQL statement FerretDB runs is appended (for explainSqlLog). */
+  sqlLog?: string;
+}
+
 /** Starts FerretDB on an ephemeral loopback port, keeping its SQLite files in dataDir. */
-export async function startFerretDb(dataDir: string, progress: Progress): Promise<EmbeddedDatabase> {
+export async function startFerretDb(
+  dataDir: string,
+  progress: Progress,
+  options: FerretDbOptions = {},
+): Promise<EmbeddedDatabase> {
   const binary = await ensureFerretDbBinary(progress);
   fs.mkdirSync(dataDir, { recursive: true });
+  const env = { ...process.env };
+  delete env.FERRETDB_EMBEDDED_PUSHDOWN;
+  delete env.FERRETDB_EMBEDDED_SQL_LOG;
+  if (options.pushdown === false) env.FERRETDB_EMBEDDED_PUSHDOWN = "off";
+  if (options.sqlLog) env.FERRETDB_EMBEDDED_SQL_LOG = options.sqlLog;
   // stdin stays a pipe we never close: when this process dies, FerretDB reads EOF and exits.
-  const child = spawn(binary, [dataDir], { stdio: ["pipe", "pipe", "pipe"] });
+  const child = spawn(binary, [dataDir], { stdio: ["pipe", "pipe", "pipe"], env });
   const stderr: string[] = [];
   readline.createInterface({ input: child.stderr! }).on("line", (line) => {
     stderr.push(line);
     if (stderr.length > 50) stderr.shift();
   });
+  const slow = setTimeout(
+    () => progress("FerretDB is still opening its files (on the first start after an upgrade it builds its indexes)"),
+    10_000,
+  );
   const uri = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(
-      () => reject(new Error("FerretDB did not report its address within 30s")),
+      () => reject(new Error(`FerretDB did not report its address within ${START_TIMEOUT_MS / 1000}s`)),
       START_TIMEOUT_MS,
     );
     const lines = readline.createInterface({ input: child.stdout! });
@@ -122,7 +216,7 @@ export async function startFerretDb(dataDir: string, progress: Progress): Promis
       clearTimeout(timer);
       reject(new Error(`FerretDB exited at start (code ${code}): ${stderr.slice(-3).join(" | ")}`));
     });
-  });
+  }).finally(() => clearTimeout(slow));
   return {
     uri,
     kind: "ferretdb",
@@ -139,4 +233,34 @@ async function stopChild(child: ChildProcess): Promise<void> {
   const timer = setTimeout(() => child.kill("SIGKILL"), STOP_TIMEOUT_MS);
   await exited;
   clearTimeout(timer);
+}
+
+/** One statement of an SQL log with SQLite's query plan (the detail column of EXPLAIN QUERY PLAN). */
+export interface ExplainedStatement {
+  db: string;
+  sql: string;
+  plan?: string[];
+  /** Why it could not be planned, e.g. its table was dropped since. */
+  error?: string;
+}
+
+/**
+ * The query plans of the distinct statements in the SQL log of a FerretDB started with `sqlLog` on dataDir (those
+ * sent to database `db` only, when given).
+ */
+export async function explainSqlLog(dataDir: string, sqlLog: string, db?: string): Promise<ExplainedStatement[]> {
+  const binary = ferretDbBinaryPath();
+  const stdout = await new Promise<string>((resolve, reject) => {
+    execFile(
+      binary,
+      ["explain", dataDir, sqlLog, ...(db ? [db] : [])],
+      { maxBuffer: 256 * 1024 * 1024 },
+      (err, out, errOut) =>
+        err ? reject(new Error(`${binary} explain failed: ${err.message} ${errOut}`)) : resolve(out),
+    );
+  });
+  return stdout
+    .split("\n")
+    .filter((line) => line.trim() !== "")
+    .map((line) => JSON.parse(line) as ExplainedStatement);
 }

@@ -1,4 +1,4 @@
-// Documents store their numeric id again as a string `_id`. FerretDB 1.24 answers a filter on a string `_id` alone
-// from its SQLite primary key; a filter on any other field reads the whole collection. Point reads therefore
-// filter on `{ _id: idKey(id) }`; on MongoDB both are indexed and it makes no difference.
+// Documents store their numeric id again as a string `_id`, and point reads and writes filter on `{ _id: idKey(id) }`:
+// FerretDB 1.24 writes (update, delete) by `_id` only, and the embedded FerretDB's `_id` index serves both; on
+// MongoDB (and for reads on the embedded FerretDB, which pushes filters on indexed fields down) both are indexed.
 export const idKey = (id: number): string => String(id);

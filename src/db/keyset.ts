@@ -14,7 +14,7 @@ import type { KeysetRead, KeysetWindow } from "../shared/keyset-pagination";
 export type Conditions = Record<string, unknown>;
 
 /** The filter of a window's range of `key` added to `filter`. */
-export function keysetFilter(filter: Conditions, key: string, window: KeysetWindow): Conditions {
+function keysetFilter(filter: Conditions, key: string, window: KeysetWindow): Conditions {
   const range: { $gt?: number; $lt?: number } = {};
   if (window.after !== undefined) range.$gt = window.after;
   if (window.before !== undefined) range.$lt = window.before;
@@ -37,7 +37,7 @@ export async function readKeysetPage<Doc>(
 }
 
 /** A page from documents read in the window's direction (at most size + 1 of them matter), in ascending order. */
-export function cutKeysetPage<Doc>(docs: Doc[], window: KeysetWindow): KeysetRead<Doc> {
+function cutKeysetPage<Doc>(docs: Doc[], window: KeysetWindow): KeysetRead<Doc> {
   const page = docs.slice(0, window.size);
   return { items: window.backward ? page.reverse() : page, more: docs.length > window.size };
 }

@@ -1,6 +1,6 @@
 // Offset pagination shared by every list: bounded page sizes and a stable order (by id). Lists read `limit + 1`
-// items to learn has_more, and count the total only when the caller asks for it (a count reads every matching
-// document on FerretDB).
+// items to learn has_more, and count the total only when the caller asks for it (a count walks every matching
+// index entry).
 import { badRequest, FieldErrorReason } from "./errors";
 
 export const PAGE_DEFAULT_LIMIT = 20;

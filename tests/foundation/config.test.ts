@@ -175,11 +175,16 @@ describe("configuration without the service (embedded database, bench)", () => {
       projects: 0,
       poolSize: undefined,
       runs: 10,
+      ferretdbPushdown: true,
     });
-    expect(loadBenchConfig({ BENCH_POOL_SIZE: "4", BENCH_PROJECTS: "20000" })).toMatchObject({
+    expect(loadBenchConfig({ BENCH_POOL_SIZE: "4", BENCH_PROJECTS: "20000", BENCH_PUSHDOWN: "off" })).toMatchObject({
       poolSize: 4,
       projects: 20000,
+      ferretdbPushdown: false,
     });
+    expect(() => loadBenchConfig({ BENCH_PUSHDOWN: "maybe" })).toThrow(
+      /^Invalid BENCH_PUSHDOWN \("maybe"\): accepts on or off$/,
+    );
     expect(() => loadBenchConfig({ BENCH_REQUESTS: "many" })).toThrow(
       /^Invalid BENCH_REQUESTS \("many"\): accepts a whole number from 1 to 1000000$/,
     );

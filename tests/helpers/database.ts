@@ -2,6 +2,7 @@
 import crypto from "node:crypto";
 import path from "node:path";
 import { openDatabase, type Database } from "../../src/db/database";
+import { explainSqlLog, type ExplainedStatement } from "../../src/db/ferretdb";
 
 export function testDbName(): string {
   const testPath = expect.getState().testPath ?? "test";
@@ -26,4 +27,15 @@ export async function openTestDatabase(dbName = testDbName()): Promise<Database>
 export async function dropTestDatabase(db: Database): Promise<void> {
   await db.connection.dropDatabase().catch(() => undefined);
   await db.close();
+}
+
+/**
+ * On the embedded FerretDB: SQLite's query plan of every distinct statement the run's FerretDB has sent to the
+ * database dbName so far (global-setup.ts starts it with an SQL log). Undefined on MongoDB.
+ */
+export async function sqlPlansOf(dbName: string): Promise<ExplainedStatement[] | undefined> {
+  const dir = process.env.TEST_FERRETDB_DIR;
+  const log = process.env.TEST_FERRETDB_SQL_LOG;
+  if (!dir || !log) return undefined;
+  return explainSqlLog(dir, log, dbName);
 }

@@ -6,7 +6,10 @@ import {
   TeacherProjectsPageDocument,
   TeachersWithProjectPagesDocument,
 } from "../generated/graphql";
+import type { mongo } from "mongoose";
+import { openDatabase } from "../../src/db/database";
 import { startTestApp, type TestApp } from "../helpers/app";
+import { dropTestDatabase, testDbName, testMongoUri } from "../helpers/database";
 import { ADMIN, STUDENT, insertProjects, insertTeachers, range } from "../lists/support";
 
 /** Same ids, inserted in a scrambled order so that storage order is not id order. */
@@ -20,7 +23,7 @@ describe("Teacher.projects pages", () => {
   const teacherOf = (id: number) => (id <= 45 ? 1 : id <= 48 ? 2 : null);
 
   beforeAll(async () => {
-    t = await startTestApp();
+    t = await startTestApp({ db: await openDatabase(testMongoUri(), { dbName: testDbName(), monitorCommands: true }) });
     await insertTeachers(t.db, [1, 2, 3]);
     await insertProjects(
       t.db,
@@ -28,7 +31,8 @@ describe("Teacher.projects pages", () => {
     );
   });
   afterAll(async () => {
-    await t.close();
+    await t.app.close();
+    await dropTestDatabase(t.db);
   });
 
   it("when a teacher's projects are asked without offset and limit, then the first 20 come back ordered by project_id", async () => {
@@ -110,5 +114,29 @@ describe("Teacher.projects pages", () => {
       },
       { teacher_id: 3, projects: [] },
     ]);
+  });
+
+  it("when one teacher has many more projects than the others, then each teacher's page is read by a query cut at that page", async () => {
+    const finds: mongo.Document[] = [];
+    const listener = (event: mongo.CommandStartedEvent) => {
+      if (event.commandName === "find" && event.command.find === "projects") finds.push(event.command);
+    };
+    const client = t.db.connection.getClient();
+    client.on("commandStarted", listener);
+    try {
+      const res = await t.gql(
+        TeachersWithProjectPagesDocument,
+        { limit: 10, projectsOffset: 0, projectsLimit: 2 },
+        ADMIN,
+      );
+      expect(res.errors).toBeUndefined();
+      expect(res.data!.teachers.items.map((i) => i.projects.map((p) => p.project_id))).toEqual([[1, 2], [46, 47], []]);
+    } finally {
+      client.off("commandStarted", listener);
+    }
+    expect(finds.map((find) => [find.filter, find.skip ?? 0, find.limit])).toEqual(
+      expect.arrayContaining([1, 2, 3].map((teacher_id) => [{ teacher_id }, 0, 2])),
+    );
+    expect(finds).toHaveLength(3);
   });
 });

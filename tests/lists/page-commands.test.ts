@@ -1,5 +1,5 @@
-// When a page is asked for without its total, then no count is sent (a count reads every matching document on
-// FerretDB) and has_more still answers right, learnt from reading limit + 1 items.
+// When a page is asked for without its total, then no count is sent (a count walks every matching index entry)
+// and has_more still answers right, learnt from reading limit + 1 items.
 import type { mongo } from "mongoose";
 import { openDatabase } from "../../src/db/database";
 import { PagesWithoutTotalDocument, PagesWithTotalInFragmentDocument } from "../generated/graphql";

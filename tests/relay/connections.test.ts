@@ -347,7 +347,7 @@ describe("cursor connections", () => {
     }
   });
 
-  it("when 2 and then 6 teachers' projectsConnection are read, with and without totalCount, then the commands do not grow", async () => {
+  it("when 2 and then 6 teachers' projectsConnection are read, with and without totalCount, then each distinct teacher costs one page-sized query (and one count)", async () => {
     const commandsFor = async (teachers: number, counted: boolean) => {
       const { res, commands } = await watchingCommands<unknown>(() =>
         counted
@@ -355,12 +355,24 @@ describe("cursor connections", () => {
           : t.gql(TeachersWithProjectsConnectionDocument, { teachers, first: 2 }, STUDENT),
       );
       expect(res.errors).toBeUndefined();
+      // Every read of projects is bounded by the page (first + 1), not by how many projects the teachers have.
+      const projectFinds = commands.filter((e) => e.commandName === "find" && e.command.find === "projects");
+      expect(projectFinds.every((e) => e.command.limit === 3)).toBe(true);
       return commands.map((e) => `${e.commandName} ${String(e.command[e.commandName])}`).sort();
     };
-    expect(await commandsFor(2, false)).toEqual(["find projects", "find teachers"]);
-    expect(await commandsFor(6, false)).toEqual(["find projects", "find teachers"]);
-    expect(await commandsFor(2, true)).toEqual(["aggregate projects", "find projects", "find teachers"]);
-    expect(await commandsFor(6, true)).toEqual(["aggregate projects", "find projects", "find teachers"]);
+    const times = (n: number, command: string) => Array.from({ length: n }, () => command);
+    expect(await commandsFor(2, false)).toEqual([...times(2, "find projects"), "find teachers"]);
+    expect(await commandsFor(6, false)).toEqual([...times(6, "find projects"), "find teachers"]);
+    expect(await commandsFor(2, true)).toEqual([
+      ...times(2, "aggregate projects"),
+      ...times(2, "find projects"),
+      "find teachers",
+    ]);
+    expect(await commandsFor(6, true)).toEqual([
+      ...times(6, "aggregate projects"),
+      ...times(6, "find projects"),
+      "find teachers",
+    ]);
 
     const counted = await t.gql(TeachersWithProjectsConnectionCountedDocument, { teachers: 6, first: 2 }, STUDENT);
     for (const teacher of counted.data!.teachersConnection.nodes) {

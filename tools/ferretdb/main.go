@@ -1,36 +1,55 @@
 // Command ferretdb-embedded runs FerretDB 1.24 (SQLite backend) as a child of the Node service.
 //
-// Usage: ferretdb-embedded <absolute data dir>
+// Usage:
+//
+//	ferretdb-embedded <absolute data dir>
+//	ferretdb-embedded explain <data dir> <SQL log> [database]
 //
 // It listens on 127.0.0.1 with an ephemeral port, prints the MongoDB URI as the first line of stdout,
 // and stops on SIGINT/SIGTERM or when stdin closes, so a parent that dies never leaves it running.
 //
-// It also keeps an extra SQLite index in every collection of every database (keepIDIndexes below), so FerretDB's
-// reads, updates and deletes by _id stop scanning whole tables. (One file on purpose: the Node side rebuilds the
-// binary when main.go, go.mod or go.sum change.)
+// It is built with the project's patch of FerretDB (ferretdb.patch and the files under _ferretdb, applied by the
+// Node side at build time): filters, sorts, skips, limits and counts reach SQLite and its indexes. The environment
+// variable FERRETDB_EMBEDDED_PUSHDOWN=off turns that off at run time (queries then behave as FerretDB's own).
+//
+// FERRETDB_EMBEDDED_SQL_LOG=<file> appends every SQL statement FerretDB runs to that file, one JSON object a line
+// ({"db": database, "sql": statement}); `explain` prints SQLite's EXPLAIN QUERY PLAN of each distinct statement
+// of such a log, for the tests. (One file on purpose: the Node side rebuilds the binary when any file of
+// tools/ferretdb changes.)
 package main
 
 import (
+	"bufio"
 	"context"
 	"database/sql"
+	"encoding/json"
 	"fmt"
 	"io"
 	"log/slog"
-	"net/url"
 	"os"
 	"os/signal"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
-	"time"
 
 	"github.com/FerretDB/FerretDB/ferretdb"
-	"modernc.org/sqlite"
+	_ "modernc.org/sqlite" // database/sql driver for `explain`
 )
 
 func main() {
+	if (len(os.Args) == 4 || len(os.Args) == 5) && os.Args[1] == "explain" {
+		only := ""
+		if len(os.Args) == 5 {
+			only = os.Args[4]
+		}
+		if err := explain(os.Args[2], os.Args[3], only, os.Stdout); err != nil {
+			fail(err)
+		}
+		return
+	}
 	if len(os.Args) != 2 {
-		fmt.Fprintln(os.Stderr, "usage: ferretdb-embedded <data dir>")
+		fmt.Fprintln(os.Stderr, "usage: ferretdb-embedded <data dir> | ferretdb-embedded explain <data dir> <SQL log> [database]")
 		os.Exit(2)
 	}
 	dir, err := filepath.Abs(os.Args[1])
@@ -41,12 +60,18 @@ func main() {
 		fail(err)
 	}
 
-	logger := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
-	// Before FerretDB opens any database, so the hook sees every connection.
-	newConnections := watchConnections()
+	handler := &logHandler{next: slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn})}
+	if path := os.Getenv("FERRETDB_EMBEDDED_SQL_LOG"); path != "" {
+		file, err := os.OpenFile(path, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
+		if err != nil {
+			fail(err)
+		}
+		defer file.Close()
+		handler.sqlLog = &lockedWriter{w: file}
+	}
 	f, err := ferretdb.New(&ferretdb.Config{
 		Listener: ferretdb.ListenerConfig{TCP: "127.0.0.1:0"},
-		Logger:   logger,
+		Logger:   slog.New(handler),
 		Handler:  "sqlite",
 		// WAL is FerretDB's default; synchronous=NORMAL (safe with WAL: a crash of this process or of the service
 		// loses nothing, only a power cut may lose the last commits) spares an fsync on every write.
@@ -64,8 +89,6 @@ func main() {
 		stop()
 	}()
 
-	go keepIDIndexes(ctx, dir, logger, newConnections)
-
 	fmt.Println(f.MongoDBURI())
 	if err := f.Run(ctx); err != nil {
 		fail(err)
@@ -77,149 +100,172 @@ func fail(err error) {
 	os.Exit(1)
 }
 
-// ---- The _id index FerretDB 1.24's SQLite backend lacks.
+// ---- The SQL log.
 //
-// FerretDB pushes a filter on `_id` alone down to SQLite as `_ferretdb_sjson->'$._id' = ?` (also for updates and
-// deletes by _id), but the unique index it creates for `_id` is on `_ferretdb_sjson->"_id"`. SQLite uses an
-// expression index only for the identical expression, so every point read or write by _id scanned the table.
-// We add, in every collection table, an index on exactly FerretDB's expression. FerretDB does not know about it
-// (its metadata lists only its own indexes), which is harmless: dropping a collection drops the table and the index.
-//
-// FerretDB gives no hook when it creates a collection, so a watcher sweeps the data directory: at start, whenever
-// FerretDB opens a new SQLite connection (a new database file, via modernc's connection hook) and every
-// sweepInterval. A file is re-read only when it or its WAL changed since its last complete sweep. Until the
-// sweep reaches a new collection its _id reads scan, as before: slower, never wrong.
+// FerretDB logs every statement it sends to SQLite at debug level (its fsql package: message ">>> <SQL>", through
+// a logger named "sqlite", then after the database). logHandler passes warnings and errors on, and writes those
+// statements to sqlLog when it is set; it enables debug records for those loggers only (FerretDB's other debug
+// records format whole messages, which made a logging FerretDB several times slower).
 
-const (
-	// idIndexSuffix names our index "<table>__ferretdb_embedded_id_path"; FerretDB names its own "<table>_<index name>".
-	idIndexSuffix = "__ferretdb_embedded_id_path"
-	// idExpression must stay byte-for-byte FerretDB's metadata.IDColumn, or SQLite will not use the index.
-	idExpression  = `_ferretdb_sjson->'$._id'`
-	sweepInterval = 500 * time.Millisecond
-	// indexerMarker tags the watcher's own connections so the connection hook ignores them.
-	indexerMarker = "ferretdb_embedded_indexer"
-)
-
-// watchConnections returns a channel that receives (without blocking FerretDB) when FerretDB opens an SQLite
-// connection: the moment a new database file appears.
-func watchConnections() <-chan struct{} {
-	nudge := make(chan struct{}, 1)
-	sqlite.RegisterConnectionHook(func(_ sqlite.ExecQuerierContext, dsn string) error {
-		if !strings.Contains(dsn, indexerMarker) {
-			select {
-			case nudge <- struct{}{}:
-			default:
-			}
-		}
-		return nil
-	})
-	return nudge
+type lockedWriter struct {
+	mu sync.Mutex
+	w  io.Writer
 }
 
-// keepIDIndexes sweeps dir until ctx ends: at once, on every nudge and every sweepInterval.
-func keepIDIndexes(ctx context.Context, dir string, logger *slog.Logger, nudge <-chan struct{}) {
-	w := &idIndexWatcher{dir: dir, logger: logger, seen: map[string]fileState{}}
-	ticker := time.NewTicker(sweepInterval)
-	defer ticker.Stop()
-	for {
-		w.sweep(ctx)
-		select {
-		case <-ctx.Done():
-			return
-		case <-ticker.C:
-		case <-nudge:
-			// FerretDB opened a connection, maybe to a new database: its collections follow within milliseconds.
-			time.Sleep(50 * time.Millisecond)
-		}
-	}
+func (l *lockedWriter) line(b []byte) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	_, _ = l.w.Write(append(b, '\n'))
 }
 
-// fileState is what a database file and its WAL looked like when it was last swept completely.
-type fileState struct {
-	size, walSize         int64
-	modified, walModified time.Time
+type logHandler struct {
+	next   slog.Handler
+	sqlLog *lockedWriter
+	names  []string // the logger's "name" attributes, outermost first
 }
 
-type idIndexWatcher struct {
-	dir    string
-	logger *slog.Logger
-	seen   map[string]fileState
+// db returns the database of an fsql logger ("sqlite", then the database), or "".
+func (h *logHandler) db() string {
+	if n := len(h.names); n >= 2 && h.names[n-2] == "sqlite" {
+		return h.names[n-1]
+	}
+	return ""
 }
 
-func (w *idIndexWatcher) sweep(ctx context.Context) {
-	files, err := filepath.Glob(filepath.Join(w.dir, "*.sqlite"))
-	if err != nil {
-		return
-	}
-	present := map[string]bool{}
-	for _, file := range files {
-		present[file] = true
-		state, ok := stateOf(file)
-		if !ok || w.seen[file] == state {
-			continue
-		}
-		if err := indexFile(ctx, file); err != nil {
-			// Usually a database being created or dropped right now; the next sweep retries.
-			w.logger.Debug("ferretdb-embedded: _id index sweep", slog.String("file", file), slog.String("error", err.Error()))
-			delete(w.seen, file)
-			continue
-		}
-		w.seen[file] = state
-	}
-	for file := range w.seen {
-		if !present[file] {
-			delete(w.seen, file)
-		}
-	}
+type sqlLogEntry struct {
+	DB  string `json:"db"`
+	SQL string `json:"sql"`
 }
 
-func stateOf(file string) (fileState, bool) {
-	info, err := os.Stat(file)
-	if err != nil {
-		return fileState{}, false
-	}
-	state := fileState{size: info.Size(), modified: info.ModTime()}
-	if wal, err := os.Stat(file + "-wal"); err == nil {
-		state.walSize, state.walModified = wal.Size(), wal.ModTime()
-	}
-	return state, true
+func (h *logHandler) Enabled(ctx context.Context, level slog.Level) bool {
+	return (h.sqlLog != nil && level == slog.LevelDebug && h.db() != "") || h.next.Enabled(ctx, level)
 }
 
-// indexFile adds the index to every collection table of one database file that lacks it.
-func indexFile(ctx context.Context, file string) error {
-	// mode=rw: never create a file (a database dropped meanwhile must stay dropped).
-	dsn := "file:" + filepath.ToSlash(file) + "?mode=rw&" + indexerMarker + "=1&" +
-		url.Values{"_pragma": {"busy_timeout(10000)"}}.Encode()
-	db, err := sql.Open("sqlite", dsn)
-	if err != nil {
-		return err
-	}
-	defer db.Close()
-	db.SetMaxOpenConns(1)
-
-	rows, err := db.QueryContext(ctx, `SELECT table_name FROM _ferretdb_collections WHERE table_name NOT IN
-		(SELECT tbl_name FROM sqlite_schema WHERE type = 'index' AND name = tbl_name || ?)`, idIndexSuffix)
-	if err != nil {
-		return err
-	}
-	var tables []string
-	for rows.Next() {
-		var table string
-		if err := rows.Scan(&table); err != nil {
-			rows.Close()
-			return err
+func (h *logHandler) Handle(ctx context.Context, r slog.Record) error {
+	if db := h.db(); h.sqlLog != nil && r.Level == slog.LevelDebug && db != "" {
+		if statement, ok := strings.CutPrefix(r.Message, ">>> "); ok {
+			b, _ := json.Marshal(sqlLogEntry{DB: db, SQL: statement})
+			h.sqlLog.line(b)
 		}
-		tables = append(tables, table)
 	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return err
-	}
-	for _, table := range tables {
-		q := fmt.Sprintf(`CREATE INDEX IF NOT EXISTS %q ON %q (%s)`, table+idIndexSuffix, table, idExpression)
-		if _, err := db.ExecContext(ctx, q); err != nil {
-			return err
-		}
+	if h.next.Enabled(ctx, r.Level) {
+		return h.next.Handle(ctx, r)
 	}
 	return nil
+}
+
+func (h *logHandler) WithAttrs(attrs []slog.Attr) slog.Handler {
+	c := *h
+	c.next = h.next.WithAttrs(attrs)
+	for _, a := range attrs {
+		if a.Key == "name" {
+			c.names = append(append([]string(nil), c.names...), a.Value.String())
+		}
+	}
+	return &c
+}
+
+func (h *logHandler) WithGroup(name string) slog.Handler {
+	c := *h
+	c.next = h.next.WithGroup(name)
+	return &c
+}
+
+// ---- explain: the query plans of the statements of an SQL log.
+
+type explained struct {
+	DB    string   `json:"db"`
+	SQL   string   `json:"sql"`
+	Plan  []string `json:"plan,omitempty"`
+	Error string   `json:"error,omitempty"` // e.g. the table was dropped since
+}
+
+// explain writes, for every distinct SELECT, UPDATE or DELETE of the log (on database only, if not empty), one JSON
+// line with SQLite's query plan (statements with parameters are planned with them unbound, as SQLite plans them
+// before binding).
+func explain(dir, logPath, only string, out io.Writer) error {
+	logFile, err := os.Open(logPath)
+	if err != nil {
+		return err
+	}
+	defer logFile.Close()
+
+	dbs := map[string]*sql.DB{}
+	defer func() {
+		for _, db := range dbs {
+			db.Close()
+		}
+	}()
+	seen := map[sqlLogEntry]bool{}
+	enc := json.NewEncoder(out)
+	scanner := bufio.NewScanner(logFile)
+	scanner.Buffer(make([]byte, 1<<20), 16<<20)
+	for scanner.Scan() {
+		var e sqlLogEntry
+		if err := json.Unmarshal(scanner.Bytes(), &e); err != nil {
+			return err
+		}
+		verb := strings.ToUpper(strings.Fields(e.SQL + " x")[0])
+		if seen[e] || (only != "" && e.DB != only) || (verb != "SELECT" && verb != "UPDATE" && verb != "DELETE") {
+			continue
+		}
+		seen[e] = true
+		db := dbs[e.DB]
+		if db == nil {
+			path := filepath.Join(dir, e.DB+".sqlite")
+			if _, err := os.Stat(path); err != nil {
+				continue // dropped since
+			}
+			if db, err = sql.Open("sqlite", "file:"+filepath.ToSlash(path)+"?mode=ro"); err != nil {
+				return err
+			}
+			dbs[e.DB] = db
+		}
+		res := explained{DB: e.DB, SQL: e.SQL}
+		if res.Plan, err = queryPlan(db, e.SQL); err != nil {
+			res.Error = err.Error()
+		}
+		if err := enc.Encode(res); err != nil {
+			return err
+		}
+	}
+	return scanner.Err()
+}
+
+func queryPlan(db *sql.DB, statement string) ([]string, error) {
+	rows, err := db.Query("EXPLAIN QUERY PLAN "+statement, make([]any, placeholders(statement))...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var plan []string
+	for rows.Next() {
+		var id, parent, notUsed int
+		var detail string
+		if err := rows.Scan(&id, &parent, &notUsed, &detail); err != nil {
+			return nil, err
+		}
+		plan = append(plan, detail)
+	}
+	return plan, rows.Err()
+}
+
+// placeholders counts the ? parameters of an SQL statement (outside quotes and comments); they are bound to NULL.
+func placeholders(statement string) int {
+	n := 0
+	for i := 0; i < len(statement); i++ {
+		switch c := statement[i]; {
+		case c == '\'' || c == '"':
+			if j := strings.IndexByte(statement[i+1:], c); j >= 0 {
+				i += j + 1
+			}
+		case strings.HasPrefix(statement[i:], "/*"):
+			if j := strings.Index(statement[i:], "*/"); j >= 0 {
+				i += j + 1
+			}
+		case c == '?':
+			n++
+		}
+	}
+	return n
 }

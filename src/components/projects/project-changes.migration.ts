@@ -26,7 +26,11 @@ export async function migrateProjectRevisions(
   const markers = connection.db!.collection<{ _id: string; at: Date }>("migrations");
   if (await markers.findOne({ _id: MARKER })) return 0;
 
-  const legacy = await models.ProjectRevision.find({}).lean<ProjectRevisionDoc[]>();
+  // A database that never held revisions has no such collection (the service no longer creates it): nothing to read.
+  const exists = await connection
+    .db!.listCollections({ name: models.ProjectRevision.collection.collectionName }, { nameOnly: true })
+    .hasNext();
+  const legacy = exists ? await models.ProjectRevision.find({}).lean<ProjectRevisionDoc[]>() : [];
   let copied = 0;
   if (legacy.length > 0) {
     const chains = new Map<number, ProjectRevisionDoc[]>();

@@ -63,7 +63,7 @@ const projectRevisionSchema = new Schema<ProjectRevisionDoc>(
     changes: { type: [fieldChangeSchema], default: [] },
   },
   // minimize: false keeps `set: {}` and nulls in `set` (teacher_id: null is a value, not an absence).
-  { collection: "project_revisions", versionKey: false, autoIndex: false, minimize: false },
+  { collection: "project_revisions", versionKey: false, autoIndex: false, autoCreate: false, minimize: false },
 );
 // No secondary index: the migration reads the whole collection once.
 

@@ -15,7 +15,7 @@
 import type { Actor } from "../../auth/actor";
 import type { IdAllocator } from "../../db/id-allocator";
 import { idKey } from "../../db/id-key";
-import { cutKeysetPage, keysetFilter, readKeysetPage } from "../../db/keyset";
+import { readKeysetPage } from "../../db/keyset";
 import { withStoredDefaults } from "../../db/stored-fields";
 import type { FieldTypesFit, HasFields } from "../../shared/field-checks";
 import type { KeysetRead, KeysetWindow } from "../../shared/keyset-pagination";
@@ -238,9 +238,8 @@ export class ProjectRepository {
   }
 
   /**
-   * The same keyset page of each teacher's projects, in key order, with each teacher's count when options.total
-   * asks. Like findByTeacherIds: one teacher's page is cut by the query; for several, one query reads their projects
-   * in the window (in its direction) and each page is cut here, and one aggregation counts them all.
+   * One connection page of each teacher's projects, in key order: one bounded keyset query per distinct teacher (and
+   * one count each when asked), each served by the (teacher_id, project_id) index, as Teacher.projects does.
    */
   async pageByTeacherIds(
     teacherIds: readonly number[],
@@ -248,63 +247,43 @@ export class ProjectRepository {
     options: { total: boolean },
   ): Promise<(KeysetRead<ProjectRecord> & { total?: number })[]> {
     const ids = [...new Set(teacherIds)];
-    if (ids.length === 1) {
-      const page = await this.pageByKeyset({ teacher_id: ids[0] }, window, options);
-      return teacherIds.map(() => page);
-    }
-    const [docs, counts] = await Promise.all([
-      this.projects
-        .find(keysetFilter({ teacher_id: { $in: ids } }, "project_id", window))
-        .sort({ project_id: window.backward ? -1 : 1 })
-        .lean(),
-      options.total ? this.countByTeacher(ids) : undefined,
-    ]);
-    const byTeacher = new Map<number, ProjectDoc[]>(ids.map((id) => [id, []]));
-    for (const doc of docs) byTeacher.get(doc.teacher_id!)?.push(doc);
-    return teacherIds.map((id) => {
-      const read = cutKeysetPage(byTeacher.get(id)!, window);
-      return {
-        items: read.items.map(toProjectRecord),
-        more: read.more,
-        total: counts ? (counts.get(id) ?? 0) : undefined,
-      };
-    });
-  }
-
-  /** How many projects each teacher has: one aggregation ($group with $sum, which FerretDB 1.24 runs). */
-  private async countByTeacher(ids: number[]): Promise<Map<number, number>> {
-    const rows = await this.projects.aggregate<{ _id: number; count: number }>([
-      { $match: { teacher_id: { $in: ids } } },
-      { $group: { _id: "$teacher_id", count: { $sum: 1 } } },
-    ]);
-    return new Map(rows.map((row) => [row._id, row.count]));
+    const pages = new Map(
+      await Promise.all(
+        ids.map(async (teacher_id) => [teacher_id, await this.pageByKeyset({ teacher_id }, window, options)] as const),
+      ),
+    );
+    return teacherIds.map((id) => pages.get(id)!);
   }
 
   /**
-   * One page of each teacher's projects, in key order, each ordered by project_id. One query reads every project of
-   * these teachers and the pages are cut here: neither MongoDB's find nor FerretDB's aggregation can cut a page per
-   * teacher. With a single teacher the page is cut by the query itself.
+   * One page of each teacher's projects, in key order, each ordered by project_id: one query per distinct teacher,
+   * cut by the query itself (`skip`/`limit` on the (teacher_id, project_id) index). Neither MongoDB's find nor
+   * FerretDB's aggregation can cut a page per teacher in one query, and one query for all would read every project of
+   * these teachers: this way the rows read stay bounded by the page, however many projects teachers have.
    */
   async findByTeacherIds(
     teacherIds: readonly number[],
     bounds: { offset: number; limit: number },
   ): Promise<ProjectRecord[][]> {
     const ids = [...new Set(teacherIds)];
-    const query = this.projects.find({ teacher_id: { $in: ids } }).sort({ project_id: 1 });
-    const single = ids.length === 1;
-    if (single) query.skip(bounds.offset).limit(bounds.limit);
-    const docs = await query.lean();
-    const byTeacher = new Map<number, ProjectRecord[]>(ids.map((id) => [id, []]));
-    for (const doc of docs) byTeacher.get(doc.teacher_id!)?.push(toProjectRecord(doc));
-    return teacherIds.map((id) => {
-      const all = byTeacher.get(id)!;
-      return single ? all : all.slice(bounds.offset, bounds.offset + bounds.limit);
-    });
+    const pages = await Promise.all(
+      ids.map(async (teacher_id) => {
+        const docs = await this.projects
+          .find({ teacher_id })
+          .sort({ project_id: 1 })
+          .skip(bounds.offset)
+          .limit(bounds.limit)
+          .lean();
+        return [teacher_id, docs.map(toProjectRecord)] as const;
+      }),
+    );
+    const byTeacher = new Map(pages);
+    return teacherIds.map((id) => byTeacher.get(id)!);
   }
 
   /**
    * A page of a project's history, newest first. Revisions are numbered 1…revision, so the page is a range of
-   * `_id`s read one by one (each a primary-key read; a `$in` would read the whole collection on FerretDB).
+   * `_id`s, read in one `$in` (by the `_id` index, also on the embedded FerretDB).
    */
   async history(
     projectId: number,
@@ -313,9 +292,7 @@ export class ProjectRepository {
   ): Promise<ProjectChangeRecord[]> {
     const newest = revision - bounds.offset;
     const oldest = Math.max(1, newest - bounds.limit + 1);
-    const numbers: number[] = [];
-    for (let n = newest; n >= oldest; n--) numbers.push(n);
-    const docs = await Promise.all(numbers.map((n) => this.log.revision(projectId, n)));
+    const docs = (await this.log.revisions(projectId, oldest, newest)).reverse();
     // Projects stored before revisions existed have no entry for revision 1.
     return docs.flatMap((doc) => (doc ? [toChangeRecord(doc)] : []));
   }

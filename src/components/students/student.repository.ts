@@ -1,5 +1,5 @@
 // Data access of students: the only module that touches the Student model; returns plain records. Point reads and
-// writes go by the string `_id` (db/id-key.ts), the one filter FerretDB answers from an index.
+// writes go by the string `_id` (db/id-key.ts).
 import type { IdAllocator } from "../../db/id-allocator";
 import { idKey } from "../../db/id-key";
 import { readKeysetPage } from "../../db/keyset";

@@ -1,5 +1,5 @@
 // Data access of teachers: the only module that touches the Teacher model; returns plain records. Point reads and
-// writes go by the string `_id` (db/id-key.ts), the one filter FerretDB answers from an index.
+// writes go by the string `_id` (db/id-key.ts).
 import type { IdAllocator } from "../../db/id-allocator";
 import { idKey } from "../../db/id-key";
 import { readKeysetPage } from "../../db/keyset";
@@ -44,11 +44,7 @@ export class TeacherRepository {
 
   /** Results in key order, null for missing ids. */
   async findByIds(ids: readonly number[]): Promise<(TeacherRecord | null)[]> {
-    // One id (a single project's teacher) is a primary-key read on FerretDB; several need one $in query.
-    const docs =
-      ids.length === 1
-        ? await this.teachers.find({ _id: idKey(ids[0]) }).lean()
-        : await this.teachers.find({ teacher_id: { $in: [...ids] } }).lean();
+    const docs = await this.teachers.find({ teacher_id: { $in: [...ids] } }).lean();
     const byId = new Map(docs.map((d) => [d.teacher_id, toTeacherRecord(d)]));
     return ids.map((id) => byId.get(id) ?? null);
   }

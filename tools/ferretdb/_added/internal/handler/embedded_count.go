@@ -1,0 +1,140 @@
+// Added by ferretdb-embedded (the project's patch; not part of FerretDB).
+
+package handler
+
+import (
+	"context"
+	"math"
+	"strings"
+
+	"github.com/FerretDB/FerretDB/internal/backends"
+	"github.com/FerretDB/FerretDB/internal/types"
+	"github.com/FerretDB/FerretDB/internal/util/iterator"
+	"github.com/FerretDB/FerretDB/internal/util/lazyerrors"
+	"github.com/FerretDB/FerretDB/internal/util/must"
+)
+
+// embeddedCountPipeline answers a counting pipeline — a $match, any $skip and $limit stages, then
+// {$group: {_id: <constant>, <field>: {$sum: 1}}}, which is what drivers send for countDocuments — with the
+// backend's exact count, as the $group stage would: one document {_id: <constant>, <field>: <count>}, none for 0.
+// It returns false when the pipeline has another shape or the backend cannot count it exactly.
+func embeddedCountPipeline(ctx context.Context, c backends.Collection, stages []any) (types.DocumentsIterator, bool, error) { //nolint:lll // for readability
+	if len(stages) < 2 {
+		return nil, false, nil
+	}
+
+	match, ok := stageValue(stages[0], "$match").(*types.Document)
+	if !ok {
+		return nil, false, nil
+	}
+
+	var skip int64
+	limit := int64(-1)
+
+	for _, s := range stages[1 : len(stages)-1] {
+		var n int64
+
+		switch v := stageValue(s, "$skip").(type) {
+		case int32:
+			n = int64(v)
+		case int64:
+			n = v
+		default:
+			switch v := stageValue(s, "$limit").(type) {
+			case int32:
+				n = int64(v)
+			case int64:
+				n = v
+			default:
+				return nil, false, nil
+			}
+
+			if n <= 0 {
+				return nil, false, nil
+			}
+
+			if limit < 0 || n < limit {
+				limit = n
+			}
+
+			continue
+		}
+
+		if n < 0 {
+			return nil, false, nil
+		}
+
+		skip += n
+		if limit >= 0 {
+			limit = max(0, limit-n)
+		}
+	}
+
+	if limit == 0 {
+		return nil, false, nil
+	}
+
+	group, ok := stageValue(stages[len(stages)-1], "$group").(*types.Document)
+	if !ok || group.Len() != 2 || group.Keys()[0] != "_id" {
+		return nil, false, nil
+	}
+
+	id := must.NotFail(group.Get("_id"))
+	switch id := id.(type) {
+	case int32, int64, float64, bool, types.NullType:
+	case string:
+		if strings.HasPrefix(id, "$") {
+			return nil, false, nil
+		}
+	default:
+		return nil, false, nil
+	}
+
+	field := group.Keys()[1]
+	acc, ok := must.NotFail(group.Get(field)).(*types.Document)
+
+	if !ok || acc.Len() != 1 || strings.HasPrefix(field, "$") || strings.Contains(field, ".") {
+		return nil, false, nil
+	}
+
+	if one, ok := must.NotFail(acc.Get(acc.Keys()[0])).(int32); !ok || acc.Keys()[0] != "$sum" || one != 1 {
+		return nil, false, nil
+	}
+
+	pd := &backends.QueryPushdown{Skip: skip}
+	if limit > 0 {
+		pd.Limit = limit
+	}
+
+	n, exact, err := backends.CountExact(ctx, c, &backends.QueryParams{Filter: match, Pushdown: pd})
+	if err != nil {
+		return nil, false, lazyerrors.Error(err)
+	}
+
+	if !exact {
+		return nil, false, nil
+	}
+
+	var docs []*types.Document
+
+	if n > 0 {
+		var sum any = n
+		if n <= math.MaxInt32 {
+			sum = int32(n)
+		}
+
+		docs = append(docs, must.NotFail(types.NewDocument("_id", id, field, sum)))
+	}
+
+	return iterator.Values(iterator.ForSlice(docs)), true, nil
+}
+
+// stageValue returns the value of a pipeline stage {name: value}, or nil if the stage is another.
+func stageValue(stage any, name string) any {
+	d, ok := stage.(*types.Document)
+	if !ok || d.Len() != 1 || d.Keys()[0] != name {
+		return nil
+	}
+
+	return must.NotFail(d.Get(name))
+}
