@@ -8,16 +8,14 @@
 // MongoDB (and on a FerretDB that pushes such ranges into SQLite's indexes) a deep page costs what the first costs; on
 // stock FerretDB 1.24 every page scans the collection, filters and sorts in memory.
 import "reflect-metadata";
-import fs from "node:fs";
 import os from "node:os";
-import path from "node:path";
 import pino from "pino";
 import { createApp } from "../src/app";
 import { EMBEDDED_FERRETDB_POOL_SIZE } from "../src/db/configured-database";
-import { openDatabase, type Database } from "../src/db/database";
-import { startEmbeddedDatabase, type EmbeddedDatabase } from "../src/db/embedded";
+import { openDatabase } from "../src/db/database";
 import { loadBenchConfig } from "./bench-config";
 import { BENCH_APP_CONFIG } from "./app-config";
+import { seedProjects, startBenchServer } from "./bench-database";
 
 const BENCH = loadBenchConfig();
 const RUNS = BENCH.runs;
@@ -79,41 +77,6 @@ function scenarios(count: number): Scenario[] {
   ];
 }
 
-/**
- * Stores `count` projects (ids 1…count) straight through the driver in batches, as bench/run.ts does: the documents
- * the service itself would write for a new project (lists read nothing else).
- */
-async function seedProjects(db: Database, count: number): Promise<void> {
-  const started = performance.now();
-  const at = new Date("2026-01-01T00:00:00Z");
-  const statuses = ["active", "planned", "done"];
-  for (let from = 1; from <= count; from += 1000) {
-    const ids = Array.from({ length: Math.min(1000, count - from + 1) }, (_, k) => from + k);
-    await db.models.Project.collection.insertMany(
-      ids.map((id) => ({
-        _id: String(id),
-        project_id: id,
-        project_name: `Seeded project ${id}`,
-        name_key: `seeded project ${id}`,
-        project_desc: "Seeded for the benchmark",
-        company_id: 100 + (id % COMPANIES),
-        project_status: statuses[id % statuses.length],
-        project_url: null,
-        start_date: "2026-01-01",
-        end_date: "2026-06-30",
-        teacher_id: null,
-        revision: 1,
-        created_by: "bench",
-        created_at: at,
-        updated_at: at,
-      })) as never[],
-      { ordered: false },
-    );
-  }
-  await db.models.Counter.updateOne({ _id: "projects" }, { $set: { seq: count } }, { upsert: true });
-  process.stderr.write(`Stored ${count} projects in ${((performance.now() - started) / 1000).toFixed(1)}s\n`);
-}
-
 function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 }
@@ -138,7 +101,7 @@ async function measure(uri: string, count: number, poolSize: number | undefined)
     db,
   });
   try {
-    await seedProjects(db, count);
+    await seedProjects(db, count, { companies: COMPANIES, statuses: ["active", "planned", "done"], teachers: null });
     await app.listen({ port: 0, host: "127.0.0.1" });
     const address = app.server.address();
     const url = `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}/graphql`;
@@ -183,34 +146,22 @@ async function measure(uri: string, count: number, poolSize: number | undefined)
 }
 
 async function main(): Promise<void> {
-  let embedded: EmbeddedDatabase | undefined;
-  let dataDir: string | undefined;
-  let uri = BENCH.mongodbUri;
-  if (!uri) {
-    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "project-service-bench-"));
-    embedded = await startEmbeddedDatabase({
-      mode: BENCH.embeddedDb,
-      dataDir,
-      progress: (m) => process.stderr.write(`${m}\n`),
-    });
-    uri = embedded.uri;
-  }
-  const poolSize = BENCH.poolSize ?? (embedded?.kind === "ferretdb" ? EMBEDDED_FERRETDB_POOL_SIZE : undefined);
+  const server = await startBenchServer("connections");
+  const poolSize = BENCH.poolSize ?? (server.embedded?.kind === "ferretdb" ? EMBEDDED_FERRETDB_POOL_SIZE : undefined);
   try {
     const rows: Row[] = [];
     for (const count of sizes.length > 0 ? sizes : [1000, 10_000, 100_000]) {
-      rows.push(...(await measure(uri, count, poolSize)));
+      rows.push(...(await measure(server.uri, count, poolSize)));
     }
     process.stdout.write(
-      `\nDatabase: ${embedded ? embedded.description : "MONGODB_URI"}; ${RUNS} requests per row, one at a time, after one warm-up; node ${process.version}; ${os.cpus().length} cores\n\n`,
+      `\nDatabase: ${server.description}; ${RUNS} requests per row, one at a time, after one warm-up; node ${process.version}; ${os.cpus().length} cores\n\n`,
     );
     process.stdout.write("| projects | query | items | p50 ms | p95 ms |\n|---|---|---|---|---|\n");
     for (const r of rows) {
       process.stdout.write(`| ${r.projects} | ${r.name} | ${r.items} | ${r.p50.toFixed(1)} | ${r.p95.toFixed(1)} |\n`);
     }
   } finally {
-    await embedded?.stop();
-    if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
+    await server.stop();
   }
 }
 

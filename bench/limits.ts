@@ -3,14 +3,13 @@
 // data plus one teacher with 150 projects. Prints one table; the README's "Query limits" figures come from it.
 import "reflect-metadata";
 import { spawn, type ChildProcess } from "node:child_process";
-import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { parse } from "graphql";
 import { openDatabase } from "../src/db/database";
 import { loadBenchConfig } from "./bench-config";
-import { startEmbeddedDatabase, type EmbeddedDatabase } from "../src/db/embedded";
+import { databaseUri, startBenchServer } from "./bench-database";
 import { MAX_QUERY_COST, queryCost } from "../src/graphql/query-cost";
 import { getSchema } from "../src/graphql/schema";
 import { seedDatabase } from "../src/seed/seed";
@@ -213,23 +212,11 @@ async function measure(base: string, c: Case): Promise<Measured> {
 }
 
 async function main(): Promise<void> {
-  let embedded: EmbeddedDatabase | undefined;
-  let dataDir: string | undefined;
-  let uri = BENCH.mongodbUri;
-  if (!uri) {
-    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "project-service-bench-limits-"));
-    embedded = await startEmbeddedDatabase({
-      mode: BENCH.embeddedDb,
-      dataDir,
-      progress: (m) => process.stderr.write(`${m}\n`),
-    });
-    uri = embedded.uri;
-  }
-  const dbUri = new URL(uri);
-  dbUri.pathname = `/bench_limits_${Date.now()}`;
+  const server = await startBenchServer("limits");
+  const dbUri = databaseUri(server, `bench_limits_${Date.now()}`);
 
   // Seed data, then one teacher with 150 projects, all through the domain services.
-  const db = await openDatabase(dbUri.toString());
+  const db = await openDatabase(dbUri);
   const services = createServices(db, undefined, pino({ level: "warn" }));
   process.stderr.write("Seeding, then 150 projects for one teacher...\n");
   await seedDatabase(services);
@@ -254,7 +241,7 @@ async function main(): Promise<void> {
     db.models.Teacher.countDocuments(),
   ]);
 
-  const { base, child } = await startService(dbUri.toString());
+  const { base, child } = await startService(dbUri);
   const results: Measured[] = [];
   try {
     for (const c of cases(heavy.teacher_id)) {
@@ -271,7 +258,7 @@ async function main(): Promise<void> {
   }
 
   process.stdout.write(
-    `\nDatabase: ${embedded ? embedded.description : "MONGODB_URI"}; ${projects} projects, ${teachers} teachers ` +
+    `\nDatabase: ${server.description}; ${projects} projects, ${teachers} teachers ` +
       `(seed + one teacher with ${HEAVY_PROJECTS}); max cost ${MAX_QUERY_COST}; node ${process.version}; ${os.cpus().length} cores; ` +
       `load average ${os
         .loadavg()
@@ -290,8 +277,7 @@ async function main(): Promise<void> {
 
   await db.connection.dropDatabase();
   await db.close();
-  await embedded?.stop();
-  if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
+  await server.stop();
 }
 
 main().catch((err) => {

@@ -9,16 +9,14 @@
 // a few unmeasured requests (warm-up).
 import "reflect-metadata";
 import { fork, type ChildProcess } from "node:child_process";
-import fs from "node:fs";
 import os from "node:os";
-import path from "node:path";
 import pino from "pino";
 import { createApp } from "../src/app";
 import { EMBEDDED_FERRETDB_POOL_SIZE } from "../src/db/configured-database";
-import { openDatabase, type Database } from "../src/db/database";
+import { openDatabase } from "../src/db/database";
 import { loadBenchConfig } from "./bench-config";
-import { startEmbeddedDatabase, type EmbeddedDatabase } from "../src/db/embedded";
 import { BENCH_APP_CONFIG } from "./app-config";
+import { seedProjects, startBenchServer } from "./bench-database";
 
 const BENCH = loadBenchConfig();
 const CONCURRENCY = BENCH.concurrency;
@@ -263,28 +261,21 @@ function ask(child: ChildProcess, index: number, warmup = false): Promise<Client
 }
 
 async function main(): Promise<void> {
-  let embedded: EmbeddedDatabase | undefined;
-  let dataDir: string | undefined;
-  let uri = BENCH.mongodbUri;
-  if (!uri) {
-    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "project-service-bench-"));
-    embedded = await startEmbeddedDatabase({
-      mode: BENCH.embeddedDb,
-      dataDir,
-      progress: (m) => process.stderr.write(`${m}\n`),
-      ferretdb: { pushdown: BENCH.ferretdbPushdown },
-    });
-    uri = embedded.uri;
-  }
+  const server = await startBenchServer("run", { ferretdb: { pushdown: BENCH.ferretdbPushdown } });
+  const { embedded } = server;
   // As the service opens it (command monitoring feeds GET /metrics; the pool configured-database.ts chooses),
   // unless BENCH_POOL_SIZE says otherwise.
   const poolSize = POOL_SIZE_OVERRIDE ?? (embedded?.kind === "ferretdb" ? EMBEDDED_FERRETDB_POOL_SIZE : undefined);
-  const db = await openDatabase(uri, {
+  const db = await openDatabase(server.uri, {
     dbName: `bench_${Date.now()}`,
     monitorCommands: true,
     ...(poolSize ? { maxPoolSize: poolSize } : {}),
   });
-  const seeded = await seedProjects(db, Math.max(0, PROJECTS - REQUESTS));
+  const seeded = await seedProjects(db, Math.max(0, PROJECTS - REQUESTS), {
+    companies: COMPANIES,
+    statuses: STATUSES,
+    teachers: TEACHERS,
+  });
   const startCpu = process.cpuUsage();
   const startAt = performance.now();
   const app = await createApp({
@@ -343,63 +334,7 @@ async function main(): Promise<void> {
   await app.close();
   await db.connection.dropDatabase();
   await db.close();
-  await embedded?.stop();
-  if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
-}
-
-/**
- * Stores `count` projects (ids 1…count) straight through the driver, in batches, with the documents the service
- * itself would write (including the first revision when the revisions collection exists), and moves the id counter
- * past them so createProject continues at count + 1.
- */
-async function seedProjects(db: Database, count: number): Promise<number> {
-  if (count <= 0) return 0;
-  const started = performance.now();
-  const models = db.models as unknown as Record<
-    string,
-    { collection: { insertMany(docs: object[], o: object): Promise<unknown> } }
-  >;
-  const at = new Date("2026-01-01T00:00:00Z");
-  for (let from = 1; from <= count; from += 1000) {
-    const ids = Array.from({ length: Math.min(1000, count - from + 1) }, (_, k) => from + k);
-    const projects = ids.map((id) => ({
-      _id: String(id),
-      project_id: id,
-      project_name: `Seeded project ${id}`,
-      name_key: `seeded project ${id}`,
-      project_desc: "Seeded for the benchmark",
-      company_id: 100 + (id % COMPANIES),
-      project_status: STATUSES[id % STATUSES.length],
-      project_url: null,
-      start_date: "2026-01-01",
-      end_date: "2026-06-30",
-      teacher_id: 1 + (id % TEACHERS),
-      revision: 1,
-      created_by: "bench",
-      created_at: at,
-      updated_at: at,
-    }));
-    await models.Project.collection.insertMany(projects, { ordered: false });
-    if (models.ProjectRevision) {
-      await models.ProjectRevision.collection.insertMany(
-        projects.map((p) => ({
-          _id: `${p.project_id}:1`,
-          project_id: p.project_id,
-          revision: 1,
-          operation: "createProject",
-          actor_id: "bench",
-          actor_role: "admin",
-          at,
-          set: {},
-          changes: [{ field: "project_name", from: null, to: p.project_name }],
-        })),
-        { ordered: false },
-      );
-    }
-  }
-  await db.models.Counter.updateOne({ _id: "projects" }, { $set: { seq: count } }, { upsert: true });
-  process.stderr.write(`Stored ${count} projects in ${((performance.now() - started) / 1000).toFixed(1)}s\n`);
-  return count;
+  await server.stop();
 }
 
 if (process.argv[2] === "--client") {

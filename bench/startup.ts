@@ -9,8 +9,8 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import readline from "node:readline";
-import { startEmbeddedDatabase, type EmbeddedDatabase } from "../src/db/embedded";
 import { loadBenchConfig } from "./bench-config";
+import { databaseUri, startBenchServer } from "./bench-database";
 
 const BENCH = loadBenchConfig();
 const DIST = path.join(__dirname, "..");
@@ -60,19 +60,12 @@ async function coldStart(script: string, env: NodeJS.ProcessEnv, profile: boolea
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 async function main(): Promise<void> {
-  let embedded: EmbeddedDatabase | undefined;
-  let uri = BENCH.mongodbUri;
-  if (!uri) {
-    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "project-service-bench-startup-"));
-    embedded = await startEmbeddedDatabase({ mode: BENCH.embeddedDb, dataDir, progress: () => undefined });
-    uri = embedded.uri;
-  }
-  const dbUri = new URL(uri);
-  dbUri.pathname = "/bench_startup";
+  const server = await startBenchServer("startup", { quiet: true });
+  const dbUri = databaseUri(server, "bench_startup");
   const env = {
     PATH: process.env.PATH,
     HOME: process.env.HOME,
-    MONGODB_URI: dbUri.toString(),
+    MONGODB_URI: dbUri,
     PORT: "0",
     LOG_LEVEL: "info",
     NODE_ENV: BENCH.nodeEnv,
@@ -103,7 +96,7 @@ async function main(): Promise<void> {
     }
     if (PROFILE) console.log(`  CPU profiles of the service's starts: ${PROFILE_DIR}`);
   } finally {
-    await embedded?.stop();
+    await server.stop();
   }
 }
 

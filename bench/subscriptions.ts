@@ -15,10 +15,8 @@ import os from "node:os";
 import path from "node:path";
 import { createClient, type Client } from "graphql-ws";
 import WebSocket from "ws";
-import { loadBenchConfig } from "./bench-config";
-import { startEmbeddedDatabase, type EmbeddedDatabase } from "../src/db/embedded";
+import { databaseUri, startBenchServer } from "./bench-database";
 
-const BENCH = loadBenchConfig();
 const LATENCY_SAMPLES = 100;
 const SUBSCRIBERS = 1000;
 const FANOUT_ROUNDS = 5;
@@ -231,21 +229,10 @@ async function idleCpu(pid: number): Promise<number> {
 }
 
 async function main(): Promise<void> {
-  let embedded: EmbeddedDatabase | undefined;
-  let uri = BENCH.mongodbUri;
-  if (!uri) {
-    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "project-service-bench-live-"));
-    embedded = await startEmbeddedDatabase({
-      mode: BENCH.embeddedDb,
-      dataDir,
-      progress: (m) => process.stderr.write(`${m}\n`),
-    });
-    uri = embedded.uri;
-  }
-  const dbUri = new URL(uri);
-  dbUri.pathname = `/bench_live_${Date.now()}`;
-  const a = await startService(dbUri.toString());
-  const b = await startService(dbUri.toString());
+  const server = await startBenchServer("live");
+  const dbUri = databaseUri(server, `bench_live_${Date.now()}`);
+  const a = await startService(dbUri);
+  const b = await startService(dbUri);
   const lines: string[] = [];
   try {
     lines.push(await latency(a, a, "latency, same instance"));
@@ -294,10 +281,10 @@ async function main(): Promise<void> {
     a.child.kill("SIGTERM");
     b.child.kill("SIGTERM");
     await sleep(1000);
-    await embedded?.stop();
+    await server.stop();
   }
   process.stdout.write(
-    `Live updates: 2 instances on ${embedded ? embedded.kind : "MONGODB_URI"}, SUBSCRIPTION_POLL_MS=${POLL_MS}; ` +
+    `Live updates: 2 instances on ${server.embedded ? server.embedded.kind : "MONGODB_URI"}, SUBSCRIPTION_POLL_MS=${POLL_MS}; ` +
       `node ${process.version}; ${os.cpus().length} cores; load average ${os.loadavg()[0].toFixed(1)}\n`,
   );
   for (const line of lines) process.stdout.write(`- ${line}\n`);

@@ -3,7 +3,7 @@
 // claims a position `seq` in one global order, and MongoDB cannot build a unique index on `seq` over documents that
 // lack it. See project-changes.log.ts for how the two unique keys make commits and positions race-free.
 import { Schema, type Connection, type Model } from "mongoose";
-import type { ProjectChangeSet, ProjectDoc } from "./project.model";
+import { RECORDED_CHANGE_FIELDS, type ProjectChangeSet, type ProjectDoc } from "./project.model";
 
 /** The project as of a change: every stored field but the internal ones. */
 export type ProjectState = Omit<ProjectDoc, "_id" | "name_key">;
@@ -45,27 +45,10 @@ export function isVoid(doc: ProjectChangeLogDoc): doc is ProjectChangeVoidDoc {
   return (doc as ProjectChangeVoidDoc).void === true;
 }
 
-const fieldChangeSchema = new Schema(
-  {
-    field: { type: String, required: true },
-    from: { type: String, default: null },
-    to: { type: String, default: null },
-  },
-  { _id: false },
-);
-
 const projectChangeSchema = new Schema<ProjectChangeDoc>(
   {
-    _id: { type: String, required: true },
+    ...RECORDED_CHANGE_FIELDS,
     seq: { type: Number, required: true },
-    project_id: { type: Number, required: true },
-    revision: { type: Number, required: true },
-    operation: { type: String, required: true },
-    actor_id: { type: String, default: null },
-    actor_role: { type: String, required: true },
-    at: { type: Date, required: true },
-    set: { type: Schema.Types.Mixed, default: {} },
-    changes: { type: [fieldChangeSchema], default: [] },
     project: { type: Schema.Types.Mixed, required: true },
   },
   // minimize: false keeps `set: {}` and nulls in `set` and `project` (teacher_id: null is a value, not an absence).

@@ -50,18 +50,21 @@ const fieldChangeSchema = new Schema(
   { _id: false },
 );
 
+/** The fields of a recorded change: the change log's documents (project-changes.model.ts) add `seq` and `project`. */
+export const RECORDED_CHANGE_FIELDS = {
+  _id: { type: String, required: true },
+  project_id: { type: Number, required: true },
+  revision: { type: Number, required: true },
+  operation: { type: String, required: true },
+  actor_id: { type: String, default: null },
+  actor_role: { type: String, required: true },
+  at: { type: Date, required: true },
+  set: { type: Schema.Types.Mixed, default: {} },
+  changes: { type: [fieldChangeSchema], default: [] },
+};
+
 const projectRevisionSchema = new Schema<ProjectRevisionDoc>(
-  {
-    _id: { type: String, required: true },
-    project_id: { type: Number, required: true },
-    revision: { type: Number, required: true },
-    operation: { type: String, required: true },
-    actor_id: { type: String, default: null },
-    actor_role: { type: String, required: true },
-    at: { type: Date, required: true },
-    set: { type: Schema.Types.Mixed, default: {} },
-    changes: { type: [fieldChangeSchema], default: [] },
-  },
+  RECORDED_CHANGE_FIELDS,
   // minimize: false keeps `set: {}` and nulls in `set` (teacher_id: null is a value, not an absence).
   { collection: "project_revisions", versionKey: false, autoIndex: false, autoCreate: false, minimize: false },
 );
