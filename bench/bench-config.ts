@@ -17,6 +17,8 @@ export interface BenchConfig extends ToolConfig {
   runs: number;
   /** BENCH_PUSHDOWN=off: the embedded FerretDB without its pushdown to SQLite, as FerretDB itself (default on). */
   ferretdbPushdown: boolean;
+  /** BENCH_CPU_PROF=1: bench:startup writes a V8 CPU profile of each start of the service (default off). */
+  cpuProfile: boolean;
   /** NODE_ENV, only printed with the results. */
   nodeEnv?: string;
 }
@@ -29,6 +31,7 @@ const BENCH_VARIABLES = z.object({
   BENCH_POOL_SIZE: wholeNumber(0, 1, 1000),
   BENCH_RUNS: wholeNumber(10, 1, 10_000),
   BENCH_PUSHDOWN: oneOf(["on", "off"], "on"),
+  BENCH_CPU_PROF: oneOf(["0", "1"], "0"),
   NODE_ENV: optionalString,
 });
 
@@ -42,6 +45,7 @@ export function loadBenchConfig(env: NodeJS.ProcessEnv = process.env): BenchConf
     poolSize: e.BENCH_POOL_SIZE === 0 ? undefined : e.BENCH_POOL_SIZE,
     runs: e.BENCH_RUNS,
     ferretdbPushdown: e.BENCH_PUSHDOWN === "on",
+    cpuProfile: e.BENCH_CPU_PROF === "1",
     nodeEnv: e.NODE_ENV,
   };
 }

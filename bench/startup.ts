@@ -16,8 +16,8 @@ const BENCH = loadBenchConfig();
 const DIST = path.join(__dirname, "..");
 const SERVICE = path.join(DIST, "src", "index.js");
 const BARE = path.join(DIST, "bench", "bare-server.js");
-const PROFILE = process.env.BENCH_CPU_PROF === "1";
-const PROFILE_DIR = fs.mkdtempSync(path.join(os.tmpdir(), "project-service-startup-prof-"));
+const PROFILE = BENCH.cpuProfile;
+const PROFILE_DIR = PROFILE ? fs.mkdtempSync(path.join(os.tmpdir(), "project-service-startup-prof-")) : "";
 
 /** CPU time (user + system) a process has used so far, in milliseconds (Linux /proc). */
 function cpuMs(pid: number): number {
