@@ -1,5 +1,5 @@
-// Serves browser bundles shipped inside installed npm packages (GraphiQL, React, Swagger UI) at fixed URLs, so the
-// explorer and /docs load nothing from another host and work offline. Paths are resolved when the routes are
+// Serves browser bundles shipped inside installed npm packages (GraphiQL, React, graphql-ws's client) at fixed URLs,
+// so the explorer loads nothing from another host and works offline. Paths are resolved when the routes are
 // registered (a missing package fails the start-up, not a browser later); each file is read once, on first request,
 // and kept in memory for the life of the process.
 import fs from "node:fs";

@@ -50,10 +50,18 @@ async function buildDocumentation(): Promise<FastifyInstance> {
 export const docsPlugin: FastifyPluginAsync = async (app) => {
   let documentation: Promise<FastifyInstance> | undefined;
   app.addHook("onClose", async () => {
-    await (await documentation)?.close();
+    await documentation?.then(
+      (docs) => docs.close(),
+      () => undefined,
+    );
   });
   const answer = async (request: FastifyRequest, reply: FastifyReply) => {
-    const docs = await (documentation ??= buildDocumentation());
+    // A build that failed is tried again by the next request rather than kept.
+    documentation ??= buildDocumentation().catch((err: unknown) => {
+      documentation = undefined;
+      throw err;
+    });
+    const docs = await documentation;
     const answered = await docs.inject({ method: request.method as "GET", url: request.url });
     // The documentation's own failures (a file it does not have) are answered like every other failure.
     if (answered.statusCode === 404) return appNotFoundHandler(request, reply);
