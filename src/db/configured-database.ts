@@ -38,6 +38,7 @@ export async function openConfiguredDatabase(
     const db = await openDatabase(config.mongodbUri ?? embedded!.uri, {
       timeoutMs: config.dbTimeoutMs,
       monitorCommands: true,
+      progress,
       ...(embedded?.kind === "ferretdb" ? { maxPoolSize: EMBEDDED_FERRETDB_POOL_SIZE } : {}),
     });
     return {

@@ -15,6 +15,7 @@ import { createStudentModel, type StudentModel } from "../components/students/pe
 import { createTeacherModel, type TeacherModel } from "../components/teachers/persistence";
 import { createCounterModel, type CounterModel } from "./counter.model";
 import { IdAllocator } from "./id-allocator";
+import type { Progress } from "./embedded-server";
 
 const DEFAULT_DB_NAME = "project_service";
 
@@ -58,6 +59,8 @@ export interface OpenDatabaseOptions {
   timeoutMs?: number;
   /** The driver's connection pool size; unset keeps the driver's default (or the URI's maxPoolSize). */
   maxPoolSize?: number;
+  /** Told how a long step of opening goes (the one-time copy of project_revisions into the change log). */
+  progress?: Progress;
 }
 
 export async function openDatabase(uri: string, options: OpenDatabaseOptions = {}): Promise<Database> {
@@ -103,7 +106,7 @@ export async function openDatabase(uri: string, options: OpenDatabaseOptions = {
   );
   const ids = new IdAllocator(models.Counter);
   // Insert-only and idempotent; a marker makes later starts skip it (project-changes.migration.ts).
-  await migrateProjectRevisions(connection, models, new ProjectChangeLog(models.ProjectChange, ids));
+  await migrateProjectRevisions(connection, models, new ProjectChangeLog(models.ProjectChange, ids), options.progress);
   return {
     connection,
     models,

@@ -9,6 +9,7 @@
 // teacher_id and project_status change after creation, and every revision stores their new values. Positions follow
 // the revisions' times, and a project's revisions keep their order (a later revision never gets a lower position).
 import type { Connection } from "mongoose";
+import type { Progress } from "../../db/embedded-server";
 import { isDuplicateKeyError } from "../../db/id-allocator";
 import { idKey } from "../../db/id-key";
 import type { ProjectChangeLog } from "./project-changes.log";
@@ -16,12 +17,18 @@ import type { ProjectState } from "./project-changes.model";
 import type { ProjectDoc, ProjectModel, ProjectRevisionDoc, ProjectRevisionModel } from "./project.model";
 
 const MARKER = "project_revisions-to-project_changes";
+/** How often a long copy reports how far it is. */
+const PROGRESS_EVERY_MS = 5000;
 
-/** Returns how many revisions it copied (0 when the marker says it is done). */
+/**
+ * Returns how many revisions it copied (0 when the marker says it is done). A copy reports its start, its progress
+ * every few seconds and its end through `progress` (the service logs them): it runs before the service listens.
+ */
 export async function migrateProjectRevisions(
   connection: Connection,
   models: { Project: ProjectModel; ProjectRevision: ProjectRevisionModel },
   log: ProjectChangeLog,
+  progress: Progress = () => {},
 ): Promise<number> {
   const markers = connection.db!.collection<{ _id: string; at: Date }>("migrations");
   if (await markers.findOne({ _id: MARKER })) return 0;
@@ -33,6 +40,12 @@ export async function migrateProjectRevisions(
   const legacy = exists ? await models.ProjectRevision.find({}).lean<ProjectRevisionDoc[]>() : [];
   let copied = 0;
   if (legacy.length > 0) {
+    const started = Date.now();
+    let reportedAt = started;
+    progress(
+      `Copying ${revisions(legacy.length)} from project_revisions into the change log ` +
+        "(once; the service starts when it is done)",
+    );
     const chains = new Map<number, ProjectRevisionDoc[]>();
     for (const revision of legacy) {
       const chain = chains.get(revision.project_id) ?? [];
@@ -60,6 +73,7 @@ export async function migrateProjectRevisions(
     );
 
     const lastSeq = new Map<number, number>();
+    let done = 0;
     for (const { revision, state } of planned) {
       const { _id, project_id, revision: n, operation, actor_id, actor_role, at, set, changes } = revision;
       const floor = (lastSeq.get(project_id) ?? 0) + 1;
@@ -79,13 +93,27 @@ export async function migrateProjectRevisions(
       if (seq === undefined) seq = (await log.revision(project_id, n))!.seq;
       else copied++;
       lastSeq.set(project_id, seq);
+      done++;
+      if (Date.now() - reportedAt >= PROGRESS_EVERY_MS) {
+        reportedAt = Date.now();
+        progress(`… ${done.toLocaleString("en")} of ${revisions(planned.length)} copied`);
+      }
     }
+    progress(
+      `Copied ${revisions(copied)} into the change log in ${((Date.now() - started) / 1000).toFixed(1)} s` +
+        (copied < planned.length ? `; ${(planned.length - copied).toLocaleString("en")} were there already` : "") +
+        (planned.length < legacy.length
+          ? `; left out ${revisions(legacy.length - planned.length)} of projects no longer stored`
+          : ""),
+    );
   }
   await markers.insertOne({ _id: MARKER, at: new Date() }).catch((err: unknown) => {
     if (!isDuplicateKeyError(err)) throw err;
   });
   return copied;
 }
+
+const revisions = (n: number) => `${n.toLocaleString("en")} revision${n === 1 ? "" : "s"}`;
 
 /** The project as created (revision 1): its immutable fields, no teacher, and the status it was created with. */
 function initialState(project: ProjectDoc, chain: ProjectRevisionDoc[]): ProjectState {
