@@ -30,13 +30,18 @@ export class IdAllocator {
   constructor(private readonly counters: CounterModel) {}
 
   /** The next number of a sequence (1, 2, …). */
-  async next(sequence: string): Promise<number> {
+  next(sequence: string): Promise<number> {
+    return this.reserve(sequence, 1);
+  }
+
+  /** The first of `count` consecutive numbers of a sequence, taken in one step (a hint too, like next()). */
+  async reserve(sequence: string, count: number): Promise<number> {
     for (let attempt = 0; ; attempt++) {
       try {
         const doc = await this.counters
-          .findOneAndUpdate({ _id: sequence }, { $inc: { seq: 1 } }, { upsert: true, returnDocument: "after" })
+          .findOneAndUpdate({ _id: sequence }, { $inc: { seq: count } }, { upsert: true, returnDocument: "after" })
           .lean();
-        return doc!.seq;
+        return doc!.seq - count + 1;
       } catch (err) {
         // Two first-ever upserts may race to insert the counter document itself.
         if (!isDuplicateKeyError(err) || attempt >= 3) throw err;

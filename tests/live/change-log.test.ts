@@ -10,6 +10,9 @@ import { createServices, type Services } from "../../src/services";
 import { dropTestDatabase, openTestDatabase, testMongoUri } from "../helpers/database";
 import { silentLogger, unique } from "../helpers/fixtures";
 
+/** 1, 2, …, n. */
+const range = (n: number) => Array.from({ length: n }, (_, i) => i + 1);
+
 /** The counter whose values are the hints for log positions (a writer first takes one, then inserts). */
 const POSITIONS = "project_changes";
 
@@ -240,6 +243,73 @@ describe("revisions stored before the change log", () => {
       feed.stop();
     } finally {
       await restarted.close();
+    }
+  });
+
+  it("when two instances start on many of them at once, then each revision is in the log once, in its project's order, with no position left empty", async () => {
+    const first = await openTestDatabase();
+    const dbName = first.connection.name;
+    try {
+      const at = (minute: number) => new Date(Date.UTC(2025, 0, 1) + minute * 60_000);
+      // 1,000 projects with their creation, the first 100 also with a status change: more than one batch.
+      const projects = range(1000).map((id) => ({
+        _id: String(id),
+        project_id: id,
+        project_name: `Old ${id}`,
+        name_key: `old ${id}`,
+        project_desc: "d",
+        company_id: 3,
+        project_status: id <= 100 ? "done" : "active",
+        project_url: null,
+        start_date: "2025-01-01",
+        end_date: "2025-02-01",
+        teacher_id: null,
+        revision: id <= 100 ? 2 : 1,
+        created_at: at(id),
+        updated_at: at(id <= 100 ? 2000 + id : id),
+      }));
+      const revision = (project_id: number, n: number, minute: number, from: string | null, to: string) => ({
+        _id: `${project_id}:${n}`,
+        project_id,
+        revision: n,
+        operation: n === 1 ? "createProject" : "updateProjectStatus",
+        actor_id: null,
+        actor_role: "admin",
+        at: at(minute),
+        set: n === 1 ? {} : { project_status: to },
+        changes: [{ field: "project_status", from, to }],
+      });
+      const legacy = [
+        ...range(1000).map((id) => revision(id, 1, id, null, "active")),
+        ...range(100).map((id) => revision(id, 2, 2000 + id, "active", "done")),
+      ];
+      await first.models.Project.collection.insertMany(projects as never[]);
+      await first.models.ProjectRevision.collection.insertMany(legacy as never[]);
+      await first.connection.db!.collection("migrations").deleteMany({});
+
+      const told: string[] = [];
+      const both = await Promise.all(
+        [1, 2].map(() => openDatabase(testMongoUri(), { dbName, progress: (message) => told.push(message) })),
+      );
+      await Promise.all(both.map((instance) => instance.close()));
+
+      const log = await first.models.ProjectChange.find({}).sort({ seq: 1 }).lean();
+      const changes = log.filter((entry) => !("void" in entry && entry.void));
+      expect(changes).toHaveLength(1100);
+      expect(new Set(changes.map((c) => c._id)).size).toBe(1100);
+      // Every position up to the last is taken, by a change or a void entry: readers never wait on a hole.
+      expect(log.map((entry) => entry.seq)).toEqual(range(log.length));
+      for (const id of range(100)) {
+        const [created, changed] = [1, 2].map((n) => changes.find((c) => c._id === `${id}:${n}`)!);
+        expect(created.seq).toBeLessThan(changed.seq);
+        expect(changed.project.project_status).toBe("done");
+      }
+      // What the two instances say they copied adds up to every revision, once.
+      const copied = told.flatMap((message) => /^Copied ([\d,]+) revisions?/.exec(message)?.[1] ?? []);
+      expect(copied).toHaveLength(2);
+      expect(copied.reduce((sum, n) => sum + Number(n.replace(/,/g, "")), 0)).toBe(1100);
+    } finally {
+      await dropTestDatabase(first);
     }
   });
 });

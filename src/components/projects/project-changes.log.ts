@@ -108,6 +108,40 @@ export class ProjectChangeLog {
     }
   }
 
+  /**
+   * Commits changes at consecutive new positions, in the order given, with one counter step and one insert (the
+   * revision migration's batches). The positions start above `above` (the highest the caller holds), or none is
+   * used. Returns the positions of the changes committed, from the first on: fewer than given when an insert met a
+   * duplicate key (a revision there already, a position taken), and the caller appends the rest one by one. The
+   * positions of the block left unused are voided at once, so readers need not wait for them.
+   */
+  async appendAll(changes: Omit<ProjectChangeDoc, "seq">[], above: number): Promise<number[]> {
+    if (changes.length === 0) return [];
+    const first = await this.ids.reserve(SEQUENCE, changes.length);
+    const docs = changes.map((change, i) => ({ ...change, seq: first + i }));
+    // A counter behind positions already held (two non-atomic counter steps at once, on FerretDB): none is used.
+    let committed = 0;
+    if (first > above) {
+      try {
+        await this.changes.insertMany(docs, { ordered: true, lean: true });
+        committed = docs.length;
+      } catch (err) {
+        if (!isDuplicateKeyError(err)) throw err;
+        committed = insertedBeforeFailure(err);
+      }
+    }
+    const seqs = docs.slice(0, committed).map((doc) => doc.seq);
+    await this.fillVoids(docs.slice(committed).map((doc) => doc.seq));
+    if (seqs.length > 0) for (const listener of this.listeners) listener(seqs[seqs.length - 1]);
+    return seqs;
+  }
+
+  /** The positions of those of the revisions (`_id`s "<project>:<revision>") that the log holds. */
+  async positionsOf(keys: string[]): Promise<Map<string, number>> {
+    const docs = await this.changes.find({ _id: { $in: keys } }, { seq: 1 }).lean<{ _id: string; seq: number }[]>();
+    return new Map(docs.map((doc) => [doc._id, doc.seq]));
+  }
+
   /** Revision `revision` of a project, or null when none is stored. */
   revision(projectId: number, revision: number): Promise<ProjectChangeDoc | null> {
     return this.changes.findOne({ _id: revisionKey(projectId, revision) }).lean<ProjectChangeDoc>();
@@ -151,6 +185,15 @@ export class ProjectChangeLog {
     return doc?.seq ?? 0;
   }
 
+  /** Claims each of the positions for no change, in one insert; those a change (or a reader) took stay as they are. */
+  private async fillVoids(seqs: number[]): Promise<void> {
+    if (seqs.length === 0) return;
+    const voids = seqs.map((seq) => ({ _id: voidKey(seq), seq, void: true }));
+    await this.changes.collection.insertMany(voids as never[], { ordered: false }).catch((err: unknown) => {
+      if (!isDuplicateKeyError(err)) throw err;
+    });
+  }
+
   /** Claims position `seq` for no change; false when a change (or another reader) took it first. */
   async fillVoid(seq: number): Promise<boolean> {
     try {
@@ -161,4 +204,11 @@ export class ProjectChangeLog {
       throw err;
     }
   }
+}
+
+/** How many documents of an ordered insert went in before the one that failed (0 when the error does not say). */
+function insertedBeforeFailure(err: unknown): number {
+  const { writeErrors } = err as { writeErrors?: { index?: number } | { index?: number }[] };
+  const first = Array.isArray(writeErrors) ? writeErrors[0] : writeErrors;
+  return typeof first?.index === "number" ? first.index : 0;
 }

@@ -17,6 +17,8 @@ import type { ProjectState } from "./project-changes.model";
 import type { ProjectDoc, ProjectModel, ProjectRevisionDoc, ProjectRevisionModel } from "./project.model";
 
 const MARKER = "project_revisions-to-project_changes";
+/** Revisions copied with one insert. */
+const BATCH = 500;
 /** How often a long copy reports how far it is. */
 const PROGRESS_EVERY_MS = 5000;
 
@@ -52,7 +54,14 @@ export async function migrateProjectRevisions(
       chain.push(revision);
       chains.set(revision.project_id, chain);
     }
-    const projects = await models.Project.find({ _id: { $in: [...chains.keys()].map(idKey) } }).lean<ProjectDoc[]>();
+    // The projects, BATCH ids a query: one `$in` of 20,000 ids took 10 s on the embedded FerretDB, in batches 0.3 s.
+    const keys = [...chains.keys()].map(idKey);
+    const projects: ProjectDoc[] = [];
+    for (let from = 0; from < keys.length; from += BATCH) {
+      projects.push(
+        ...(await models.Project.find({ _id: { $in: keys.slice(from, from + BATCH) } }).lean<ProjectDoc[]>()),
+      );
+    }
     const planned: { revision: ProjectRevisionDoc; state: ProjectState; key: number }[] = [];
     for (const project of projects) {
       const chain = chains.get(project.project_id)!.sort((a, b) => a.revision - b.revision);
@@ -72,28 +81,31 @@ export async function migrateProjectRevisions(
         a.key - b.key || a.revision.project_id - b.revision.project_id || a.revision.revision - b.revision.revision,
     );
 
+    // In batches: one counter step and one insert each. A batch holding revisions copied already (by an interrupted
+    // earlier start, or by another instance copying at the same time) goes one by one, keeping those as they are.
     const lastSeq = new Map<number, number>();
+    let highest = 0;
     let done = 0;
-    for (const { revision, state } of planned) {
-      const { _id, project_id, revision: n, operation, actor_id, actor_role, at, set, changes } = revision;
-      const floor = (lastSeq.get(project_id) ?? 0) + 1;
-      const change = {
-        _id,
-        project_id,
-        revision: n,
-        operation,
-        actor_id,
-        actor_role,
-        at,
-        set,
-        changes,
-        project: state,
-      };
-      let seq = await log.append(change, floor);
-      if (seq === undefined) seq = (await log.revision(project_id, n))!.seq;
-      else copied++;
-      lastSeq.set(project_id, seq);
-      done++;
+    for (let from = 0; from < planned.length; from += BATCH) {
+      const batch = planned.slice(from, from + BATCH);
+      const present = await log.positionsOf(batch.map((item) => item.revision._id));
+      const seqs = present.size === 0 ? await log.appendAll(batch.map(changeOf), highest) : [];
+      for (const [i, seq] of seqs.entries()) lastSeq.set(batch[i].revision.project_id, seq);
+      copied += seqs.length;
+      for (const item of batch.slice(seqs.length)) {
+        const { _id, project_id, revision: n } = item.revision;
+        const known = present.get(_id);
+        if (known !== undefined) {
+          lastSeq.set(project_id, known);
+          continue;
+        }
+        let seq = await log.append(changeOf(item), (lastSeq.get(project_id) ?? 0) + 1);
+        if (seq === undefined) seq = (await log.revision(project_id, n))!.seq;
+        else copied++;
+        lastSeq.set(project_id, seq);
+      }
+      for (const seq of lastSeq.values()) highest = Math.max(highest, seq);
+      done += batch.length;
       if (Date.now() - reportedAt >= PROGRESS_EVERY_MS) {
         reportedAt = Date.now();
         progress(`… ${done.toLocaleString("en")} of ${revisions(planned.length)} copied`);
@@ -111,6 +123,12 @@ export async function migrateProjectRevisions(
     if (!isDuplicateKeyError(err)) throw err;
   });
   return copied;
+}
+
+/** A legacy revision as a change of the log, with the project's state after it. */
+function changeOf({ revision, state }: { revision: ProjectRevisionDoc; state: ProjectState }) {
+  const { _id, project_id, revision: n, operation, actor_id, actor_role, at, set, changes } = revision;
+  return { _id, project_id, revision: n, operation, actor_id, actor_role, at, set, changes, project: state };
 }
 
 const revisions = (n: number) => `${n.toLocaleString("en")} revision${n === 1 ? "" : "s"}`;
