@@ -1,7 +1,9 @@
 // npm run bench:startup: how long a cold start takes until GET /readyz answers 200, for the service
-// (`node dist/src/index.js`, as `npm start` runs it with dist/ current) and for a bare reference server (Fastify +
-// graphql-js + the MongoDB driver, bench/bare-server.ts), both on the same running database (the embedded one, or
-// MONGODB_URI), alternating, BENCH_RUNS times each. Prints the medians and their ratio. With BENCH_CPU_PROF=1 each
+// (`node dist/src/index.js`, as `npm start` runs it with dist/ current: from its bundle with V8's code cache,
+// src/start-bundle.ts), for the service from dist/ module by module (`node dist/src/main.js`), and for a bare
+// reference server (Fastify + graphql-js + the MongoDB driver, bench/bare-server.ts), all on the same running
+// database (the embedded one, or MONGODB_URI), in turn, BENCH_RUNS times each. Prints the medians and the ratios to
+// the bare server. With BENCH_CPU_PROF=1 each
 // run of the service also writes a V8 CPU profile (node --cpu-prof) into a folder it names, for a look at where the
 // start-up time goes (Chrome DevTools' Performance tab opens them).
 import { spawn } from "node:child_process";
@@ -11,10 +13,13 @@ import path from "node:path";
 import readline from "node:readline";
 import { loadBenchConfig } from "./bench-config";
 import { databaseUri, startBenchServer } from "./bench-database";
+import { buildBundle } from "../scripts/bundle";
+import { bundleIsCurrent } from "../src/start-bundle";
 
 const BENCH = loadBenchConfig();
 const DIST = path.join(__dirname, "..");
 const SERVICE = path.join(DIST, "src", "index.js");
+const UNBUNDLED = path.join(DIST, "src", "main.js");
 const BARE = path.join(DIST, "bench", "bare-server.js");
 const PROFILE = BENCH.cpuProfile;
 const PROFILE_DIR = PROFILE ? fs.mkdtempSync(path.join(os.tmpdir(), "project-service-startup-prof-")) : "";
@@ -72,26 +77,32 @@ async function main(): Promise<void> {
     ...(BENCH.nodeEnv === "production" ? { AUTH_JWT_SECRET: "bench-secret-of-at-least-thirty-two-bytes" } : {}),
   };
   try {
-    // One start of each first, unmeasured: the database creates its collections and indexes, the OS caches files.
+    // As npm start does: the bundle matches dist/ (built again if a tsc run changed dist/ since).
+    if (!bundleIsCurrent(path.join(DIST, "src", "main.bundle.js"))) buildBundle(path.join(DIST, "src"));
+    // One start of each first, unmeasured: the database creates its collections and indexes, the OS caches files,
+    // and the service keeps its bundle's code cache (as the first `npm start` after a build does).
     await coldStart(SERVICE, env, false);
+    await coldStart(UNBUNDLED, env, false);
     await coldStart(BARE, env, false);
     const service: Start[] = [];
+    const unbundled: Start[] = [];
     const bare: Start[] = [];
     for (let run = 0; run < BENCH.runs; run++) {
       service.push(await coldStart(SERVICE, env, PROFILE));
+      unbundled.push(await coldStart(UNBUNDLED, env, false));
       bare.push(await coldStart(BARE, env, false));
-      const [s, b] = [service.at(-1)!, bare.at(-1)!];
+      const [s, u, b] = [service.at(-1)!, unbundled.at(-1)!, bare.at(-1)!];
       process.stderr.write(
-        `run ${run + 1}/${BENCH.runs}: service ${s.wall.toFixed(0)} ms (CPU ${s.cpu}), bare ${b.wall.toFixed(0)} ms (CPU ${b.cpu})\n`,
+        `run ${run + 1}/${BENCH.runs}: service ${s.wall.toFixed(0)} ms (CPU ${s.cpu}), from dist/ ${u.wall.toFixed(0)} ms (CPU ${u.cpu}), bare ${b.wall.toFixed(0)} ms (CPU ${b.cpu})\n`,
       );
     }
     console.log(
       `Cold start to /readyz 200, median of ${BENCH.runs} (NODE_ENV=${BENCH.nodeEnv ?? "unset"}, load ${os.loadavg()[0].toFixed(1)}):`,
     );
     for (const measure of ["wall", "cpu"] as const) {
-      const [s, b] = [median(service.map((x) => x[measure])), median(bare.map((x) => x[measure]))];
+      const [s, u, b] = [service, unbundled, bare].map((starts) => median(starts.map((x) => x[measure])));
       console.log(
-        `  ${measure === "wall" ? "wall time" : "CPU time "}: service ${s.toFixed(0)} ms, bare Fastify + graphql-js + driver ${b.toFixed(0)} ms: ${(s / b).toFixed(2)}×`,
+        `  ${measure === "wall" ? "wall time" : "CPU time "}: service ${s.toFixed(0)} ms (${(s / b).toFixed(2)}×), from dist/ module by module ${u.toFixed(0)} ms (${(u / b).toFixed(2)}×), bare Fastify + graphql-js + driver ${b.toFixed(0)} ms`,
       );
     }
     if (PROFILE) console.log(`  CPU profiles of the service's starts: ${PROFILE_DIR}`);

@@ -1,5 +1,6 @@
 // Launcher for the package.json scripts that need the compiled code: `node scripts/run.js dist/src/index.js [args]`.
-// It compiles (tsc -p tsconfig.build.json) only when dist/ is older than the sources, then loads the target module
+// It compiles (tsc -p tsconfig.build.json) only when dist/ is older than the sources, bundles the service again when
+// its bundle no longer matches dist/ (scripts/bundle.ts, src/start-bundle.ts), then loads the target module
 // IN THIS PROCESS, so the signals npm forwards (SIGTERM, SIGINT) reach the service itself and no shell or second
 // node sits between them. Plain CommonJS on purpose: it must run before anything is compiled.
 "use strict";
@@ -14,6 +15,8 @@ const STAMP = path.join(ROOT, "dist", ".build-stamp");
 const SOURCE_DIRS = ["src", "scripts", "bench"];
 /** Files that change how everything compiles: newer than the last build means a full build. */
 const BUILD_FILES = ["tsconfig.json", "tsconfig.build.json", "package.json"];
+/** The service's entry point: started from its bundle (bundleIfStale). */
+const SERVICE = path.join(ROOT, "dist", "src", "index.js");
 
 function mtime(file) {
   try {
@@ -92,6 +95,24 @@ function buildIfStale(target, then) {
   });
 }
 
+/**
+ * The service starts from its bundle (src/start-bundle.ts): bundles it again when it no longer matches dist/, as
+ * after a `tsc` run. Without esbuild (installed without dev dependencies) the service starts from dist/.
+ */
+function bundleIfStale() {
+  const { bundleIsCurrent } = require(path.join(ROOT, "dist", "src", "start-bundle.js"));
+  if (bundleIsCurrent(path.join(ROOT, "dist", "src", "main.bundle.js"))) return;
+  let buildBundle;
+  try {
+    ({ buildBundle } = require(path.join(ROOT, "dist", "scripts", "bundle.js")));
+  } catch {
+    return;
+  }
+  const started = Date.now();
+  buildBundle(path.join(ROOT, "dist", "src"));
+  process.stderr.write(`Bundled the service in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
+}
+
 function main() {
   const [relativeTarget, ...args] = process.argv.slice(2);
   if (!relativeTarget) {
@@ -100,6 +121,7 @@ function main() {
   }
   const target = path.resolve(ROOT, relativeTarget);
   buildIfStale(target, () => {
+    if (target === SERVICE) bundleIfStale();
     // The target sees the arguments as if it had been started itself (node <target> args…).
     process.argv = [process.argv[0], target, ...args];
     require(target);

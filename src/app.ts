@@ -1,5 +1,5 @@
 // createApp(): the HTTP application (Fastify + Apollo at /graphql + health + REST facade, with CORS, the explorer
-// and /docs for browsers), without listening, so tests run it in-process and src/index.ts starts it.
+// and /docs for browsers), without listening, so tests run it in-process and src/main.ts starts it.
 import fastifyCors from "@fastify/cors";
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
 import { appErrorHandler, appNotFoundHandler } from "./answers/http-fallback";

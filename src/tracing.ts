@@ -1,7 +1,7 @@
 // OpenTelemetry tracing, on when OTEL_EXPORTER_OTLP_ENDPOINT is set: spans for HTTP requests (node:http and
 // Fastify's routes), GraphQL operations (parse, validate, execute; no per-field spans, which would cost more than
 // the work they describe) and MongoDB commands, exported over OTLP/HTTP to <endpoint>/v1/traces.
-// src/index.ts imports this module FIRST: instrumentations patch modules as they are required, so tracing must be
+// src/main.ts imports this module FIRST: instrumentations patch modules as they are required, so tracing must be
 // set up before http, fastify, graphql and mongodb load. Without the variable nothing here loads the SDK.
 import type { SpanExporter } from "@opentelemetry/sdk-trace-base";
 import type { NodeTracerProvider } from "@opentelemetry/sdk-trace-node";
@@ -65,7 +65,7 @@ export function startTracing({
   return provider;
 }
 
-/** The service's tracing: on when the configuration names an OTLP endpoint (an invalid one is reported by src/index.ts). */
+/** The service's tracing: on when the configuration names an OTLP endpoint (an invalid one is reported by src/main.ts). */
 function startConfiguredTracing(): NodeTracerProvider | undefined {
   let config: TracingConfig;
   try {

@@ -1,5 +1,5 @@
 // The database the configuration names: MONGODB_URI when set, else the embedded one (EMBEDDED_DB, DATA_DIR).
-// Shared by the service (src/index.ts) and the scripts, so `npm run seed` writes where `npm start` reads.
+// Shared by the service (src/main.ts) and the scripts, so `npm run seed` writes where `npm start` reads.
 import type { Config } from "../config";
 import { openDatabase, type Database } from "./database";
 import type { EmbeddedDatabase, Progress } from "./embedded-server";

@@ -47,7 +47,7 @@ export function createApolloServer(options: {
     // it; undefined: Apollo's default (on, with its bounded in-memory cache).
     persistedQueries: policy.automaticPersistedQueries ? undefined : false,
     includeStacktraceInErrorResponses: false,
-    // src/index.ts owns the signals: it closes Fastify (which stops Apollo), then the database.
+    // src/main.ts owns the signals: it closes Fastify (which stops Apollo), then the database.
     stopOnTerminationSignals: false,
     csrfPrevention: {
       // Our auth headers are not CORS-safelisted, so a browser must preflight them: they protect like Apollo's own.

@@ -179,6 +179,50 @@ describe("service process", () => {
     180_000,
   );
 
+  it("when npm start runs, then the service starts from its bundle, and a later start compiles it from V8's code cache", async () => {
+    const uri = `${testMongoUri().replace(/\/$/, "")}/t_process_bundle_${process.pid}`;
+    const startedFrom = (s: Started) =>
+      s.lines.map((l) => String(logEntry(l)?.msg)).find((msg) => msg.startsWith("Started from"));
+    const query = async (s: Started) => {
+      const res = await fetch(`${s.url}/graphql`, {
+        method: "POST",
+        headers: { "content-type": "application/json", "x-user-role": "admin" },
+        body: JSON.stringify({ query: "{ projects(limit: 1) { total } teachersConnection(first: 1) { totalCount } }" }),
+      });
+      return res.json();
+    };
+    const npmStart = ["npm", "start", "--silent"];
+
+    // The first start bundles dist/ again if a tsc run changed it since the last build (npm test's does).
+    const first = await startService({ MONGODB_URI: uri, LOG_LEVEL: "debug" }, npmStart);
+    expect(startedFrom(first)).toMatch(
+      /^Started from dist\/src\/main\.bundle\.js \(V8 code cache (used|written at exit)\)$/,
+    );
+    expect(await query(first)).toEqual({ data: { projects: { total: 0 }, teachersConnection: { totalCount: 0 } } });
+    let exited = exitCode(first.child);
+    first.child.kill("SIGTERM");
+    expect(await exited).toBe(0);
+
+    const second = await startService({ MONGODB_URI: uri, LOG_LEVEL: "debug" }, npmStart);
+    expect(startedFrom(second)).toBe("Started from dist/src/main.bundle.js (V8 code cache used)");
+    expect(await query(second)).toEqual({ data: { projects: { total: 0 }, teachersConnection: { totalCount: 0 } } });
+    exited = exitCode(second.child);
+    second.child.kill("SIGTERM");
+    expect(await exited).toBe(0);
+  }, 60_000);
+
+  it("when the service is started as `node dist/src/main.js`, then it starts from dist/, module by module", async () => {
+    const uri = `${testMongoUri().replace(/\/$/, "")}/t_process_unbundled_${process.pid}`;
+    const s = await startService({ MONGODB_URI: uri, LOG_LEVEL: "debug" }, [
+      process.execPath,
+      path.join(REPO, "dist/src/main.js"),
+    ]);
+    expect(s.lines.some((l) => logEntry(l)?.msg === "Started from dist/, module by module")).toBe(true);
+    const exited = exitCode(s.child);
+    s.child.kill("SIGTERM");
+    expect(await exited).toBe(0);
+  });
+
   it("when a request holds the shutdown (its body never completes), then the process exits 1 after the bound with a log line", async () => {
     const uri = `${testMongoUri().replace(/\/$/, "")}/t_process_bound_${process.pid}`;
     const s = await startService({ MONGODB_URI: uri });

@@ -1,0 +1,77 @@
+// Writes dist/src/main.bundle.js: the compiled service (dist/src/main.js and every module it loads at start) as one
+// file, and its manifest (the compiled files it holds, to tell when it no longer matches them). `npm run build` runs
+// it after tsc, and `npm start` (scripts/run.js) when the bundle is missing or stale. src/start-bundle.ts starts from
+// it. esbuild only joins the JavaScript tsc emitted (decorator metadata included); it compiles no TypeScript.
+//
+// Left out, loaded by `require` from node_modules as usual: packages the start does not load (the REST
+// documentation, tokens, the embedded database's tools, tracing: each loaded on first use), packages that read their
+// own files next to their code, and optional native add-ons that are not installed.
+import fs from "node:fs";
+import path from "node:path";
+import { buildSync } from "esbuild";
+import { writeManifest } from "../src/start-bundle";
+
+export const BUNDLE_EXTERNALS = [
+  // Loaded on first use (src/rest/docs-instance, src/auth, src/db/embedded, src/tracing, lazy validators).
+  "@fastify/swagger",
+  "@fastify/swagger-ui",
+  "@fastify/static",
+  "jose",
+  "ajv",
+  "ajv-formats",
+  "@fastify/ajv-compiler",
+  "@fastify/fast-json-stringify-compiler",
+  "fast-json-stringify",
+  "mongodb-memory-server",
+  "mongodb-memory-server-core",
+  "diff",
+  "@opentelemetry/*",
+  "@fastify/otel",
+  // Optional peers and native add-ons of the driver, ws and type-graphql, absent unless a deployment adds them.
+  "kerberos",
+  "snappy",
+  "@mongodb-js/zstd",
+  "mongodb-client-encryption",
+  "gcp-metadata",
+  "socks",
+  "aws4",
+  "@aws-sdk/credential-providers",
+  "bufferutil",
+  "utf-8-validate",
+  "class-validator",
+];
+
+export function buildBundle(distSrc: string): string {
+  const bundle = path.join(distSrc, "main.bundle.js");
+  const result = buildSync({
+    entryPoints: [path.join(distSrc, "main.js")],
+    bundle: true,
+    platform: "node",
+    target: "node20",
+    format: "cjs",
+    outfile: bundle,
+    external: BUNDLE_EXTERNALS,
+    metafile: true,
+    write: false,
+    logLevel: "error",
+    // Needed for correctness, not only for stack traces: esbuild renames a class whose name another module also
+    // uses (Project2), and type-graphql names GraphQL types after their classes.
+    keepNames: true,
+  });
+  // Through a temporary file: a service starting meanwhile (another `npm start`) reads the old bundle or the new
+  // one, never half of one; the new manifest follows, so until then the new bundle counts as stale.
+  const temporary = `${bundle}.${process.pid}.tmp`;
+  fs.writeFileSync(temporary, result.outputFiles[0].contents);
+  fs.renameSync(temporary, bundle);
+  const inputs = Object.keys(result.metafile.inputs).filter((input) => !input.includes("node_modules"));
+  writeManifest(bundle, [...inputs, path.join(distSrc, "..", "..", "package-lock.json")]);
+  return bundle;
+}
+
+if (require.main === module) {
+  const started = Date.now();
+  const bundle = buildBundle(path.join(__dirname, "..", "src"));
+  process.stderr.write(
+    `Bundled the service into ${path.relative(process.cwd(), bundle)} in ${Date.now() - started} ms\n`,
+  );
+}

@@ -1,0 +1,82 @@
+// The service's start (src/index.ts runs it, from its bundle or from dist/): validate configuration, open the
+// database (MONGODB_URI or the embedded one), listen, and shut down cleanly on SIGTERM/SIGINT (stop accepting, drain
+// requests, close Mongoose, stop the embedded database), within SHUTDOWN_TIMEOUT_MS: a request or a database that
+// holds the shutdown longer makes the process exit 1.
+// First: tracing patches http, fastify, graphql and mongodb as they load (a no-op without OTEL_EXPORTER_OTLP_ENDPOINT).
+import { tracerProvider } from "./tracing";
+import path from "node:path";
+import "reflect-metadata";
+import { createApp } from "./app";
+import { parseStatusWorkflow } from "./components/projects";
+import { loadConfigOrExit } from "./config";
+import { openConfiguredDatabase, type ConfiguredDatabase } from "./db/configured-database";
+import { createLogger } from "./logger";
+import { REPO_ROOT } from "./shared/package-root";
+import { STARTED_FROM, type StartedFrom } from "./start-bundle";
+
+/** The upper bound of a shutdown; past it the process logs what it was doing and exits 1. */
+const SHUTDOWN_TIMEOUT_MS = 10_000;
+
+async function main(): Promise<void> {
+  const config = loadConfigOrExit({ statusWorkflow: parseStatusWorkflow });
+  const logger = createLogger({ level: config.logLevel, production: config.production });
+  if (config.auth.mode === "header") {
+    logger.warn("Auth is in header mode: X-User-Role and X-User-Id are trusted as sent (development only)");
+  }
+
+  let database: ConfiguredDatabase | undefined;
+  try {
+    database = await openConfiguredDatabase(config, (message) => logger.info(message));
+    if (database.embeddedUri) logger.debug(`Embedded database at ${database.embeddedUri}`);
+    const from = (globalThis as Record<symbol, StartedFrom | undefined>)[STARTED_FROM];
+    logger.debug(
+      from
+        ? `Started from ${path.relative(REPO_ROOT, from.bundle)} (V8 code cache ${from.codeCache})`
+        : "Started from dist/, module by module",
+    );
+    const app = await createApp({ config, logger, db: database.db });
+    const { description } = database;
+    // Before listening: once the Ready line is out, a SIGTERM must find its handler (without one, Node dies at once).
+    let stopping = false;
+    const shutdown = async (signal: string) => {
+      if (stopping) return;
+      stopping = true;
+      logger.info(`${signal} received: draining requests and stopping`);
+      let step = "draining requests";
+      // unref: the timer itself must not keep a finished process alive.
+      setTimeout(() => {
+        logger.error(
+          `Shutdown did not finish within ${SHUTDOWN_TIMEOUT_MS / 1000} s (still ${step}); exiting with code 1`,
+        );
+        process.exit(1);
+      }, SHUTDOWN_TIMEOUT_MS).unref();
+      try {
+        await app.close();
+        step = "closing the database";
+        await database!.close();
+        await tracerProvider?.shutdown(); // exports the spans still batched
+        logger.info("Stopped");
+        process.exit(0);
+      } catch (err) {
+        logger.error({ err }, "error while stopping");
+        process.exit(1);
+      }
+    };
+    process.on("SIGTERM", () => void shutdown("SIGTERM"));
+    process.on("SIGINT", () => void shutdown("SIGINT"));
+    // Fastify logs this once it listens: the Ready line that ends the start-up, with the real port when PORT=0.
+    await app.listen({
+      port: config.port,
+      host: config.host,
+      listenTextResolver: (address) =>
+        `Ready: ${address.replace("0.0.0.0", "localhost")}/graphql | database: ${description} | auth: ${config.auth.mode} mode`,
+    });
+    from?.ready();
+  } catch (err) {
+    logger.fatal({ err }, `Start-up failed: ${(err as Error).message}`);
+    await database?.close().catch(() => undefined);
+    process.exit(1);
+  }
+}
+
+void main();
