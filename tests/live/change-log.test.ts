@@ -57,6 +57,39 @@ describe("the change log's positions", () => {
     return f.subscribeAll({ after: created.cursor }, { onOverflow: () => {} });
   }
 
+  it("when changes committed together meet a revision that is there already, then nothing after it is committed and their unused positions are voided", async () => {
+    const anchor = await services.projects.create(input());
+    const project = (await log.revision(anchor.project_id, 1))!.project;
+    const before = await log.lastSeq();
+    const projectId = 900_000 + (process.pid % 1000);
+    const change = (revision: number) => ({
+      _id: revisionKey(projectId, revision),
+      project_id: projectId,
+      revision,
+      operation: "updateProjectStatus",
+      actor_id: null,
+      actor_role: "admin",
+      at: new Date(),
+      set: { project_status: "active" },
+      changes: [{ field: "project_status", from: "planned", to: "active" }],
+      project,
+    });
+    // Revision 10 is committed already (by an earlier start, say); 150 changes span more than one insert.
+    const taken = await log.append(change(10), before + 1);
+    const changes = Array.from({ length: 150 }, (_, i) => change(i + 1));
+
+    const seqs = await log.appendAll(changes, taken!);
+
+    expect(seqs).toHaveLength(9);
+    const stored = await db.models.ProjectChange.find({ project_id: projectId }).sort({ revision: 1 }).lean();
+    expect(stored.map((c) => c.revision)).toEqual([...Array.from({ length: 9 }, (_, i) => i + 1), 10]);
+    // Every position up to the last is taken, by a change or a void entry: readers never wait on a hole.
+    const all = await db.models.ProjectChange.find({ seq: { $gt: before } })
+      .sort({ seq: 1 })
+      .lean();
+    expect(all.map((entry) => entry.seq)).toEqual(Array.from({ length: all.length }, (_, i) => before + 1 + i));
+  });
+
   it("when a writer has taken a position but inserts late, then readers wait for it and hand changes out in position order", async () => {
     const f = feed(60_000);
     const late = await services.projects.create(input());

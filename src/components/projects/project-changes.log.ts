@@ -53,6 +53,13 @@ export interface ChangeLogEntry {
 /** The counter whose values are the hints for new positions (db/id-allocator.ts). */
 const SEQUENCE = "project_changes";
 
+/**
+ * The most documents one ordered insert sends. FerretDB 1.24 inserts in batches of 100 and, after a duplicate key,
+ * goes on with the next batch although the insert is ordered (internal/handler/msg_insert.go: its `break` leaves only
+ * the batch); an insert of at most one batch stops at the duplicate, as MongoDB does.
+ */
+const ORDERED_INSERT_MAX = 100;
+
 /** Positions tried for one change before giving up (each failure means another change took that position). */
 const MAX_POSITION_ATTEMPTS = 50;
 
@@ -109,8 +116,8 @@ export class ProjectChangeLog {
   }
 
   /**
-   * Commits changes at consecutive new positions, in the order given, with one counter step and one insert (the
-   * revision migration's batches). The positions start above `above` (the highest the caller holds), or none is
+   * Commits changes at consecutive new positions, in the order given, with one counter step and ordered inserts of
+   * up to ORDERED_INSERT_MAX each (the revision migration's batches). The positions start above `above` (the highest the caller holds), or none is
    * used. Returns the positions of the changes committed, from the first on: fewer than given when an insert met a
    * duplicate key (a revision there already, a position taken), and the caller appends the rest one by one. The
    * positions of the block left unused are voided at once, so readers need not wait for them.
@@ -121,13 +128,16 @@ export class ProjectChangeLog {
     const docs = changes.map((change, i) => ({ ...change, seq: first + i }));
     // A counter behind positions already held (two non-atomic counter steps at once, on FerretDB): none is used.
     let committed = 0;
-    if (first > above) {
+    // In order, stopping at the first duplicate: what comes after it is appended one by one, above it.
+    for (let from = 0; first > above && from < docs.length; from += ORDERED_INSERT_MAX) {
+      const part = docs.slice(from, from + ORDERED_INSERT_MAX);
       try {
-        await this.changes.insertMany(docs, { ordered: true, lean: true });
-        committed = docs.length;
+        await this.changes.insertMany(part, { ordered: true, lean: true });
+        committed += part.length;
       } catch (err) {
         if (!isDuplicateKeyError(err)) throw err;
-        committed = insertedBeforeFailure(err);
+        committed += insertedBeforeFailure(err);
+        break;
       }
     }
     const seqs = docs.slice(0, committed).map((doc) => doc.seq);
