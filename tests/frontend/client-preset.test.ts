@@ -3,12 +3,8 @@
 // is current), a frontend operation compiles against them, types what the operation selects and nothing else, and
 // the form flow it drives reads field errors (and their reasons) from the real service, which runs only the
 // documents of the recipe's manifest (src/gql/persisted-documents.json): the form names its mutation by id.
-import path from "node:path";
-import ts from "typescript";
 import { startTestApp, type TestApp } from "../helpers/app";
-import { recipeManifest } from "./support";
-
-const FRONTEND = path.resolve(__dirname, "../../examples/frontend");
+import { compileRecipeWith, recipeManifest } from "./support";
 
 /** Uses of the operation's result type that must fail to compile (were the result `any`, they would compile). */
 const PROBE = `
@@ -27,25 +23,6 @@ export async function probe() {
 }
 `;
 
-function compileFrontend(): string[] {
-  const configFile = ts.readConfigFile(path.join(FRONTEND, "tsconfig.json"), ts.sys.readFile);
-  const parsed = ts.parseJsonConfigFileContent(configFile.config, ts.sys, FRONTEND);
-  const probePath = path.join(FRONTEND, "src", "__probe__.ts");
-  const host = ts.createCompilerHost(parsed.options);
-  const { getSourceFile, fileExists, readFile } = host;
-  host.fileExists = (file) => file === probePath || fileExists.call(host, file);
-  host.readFile = (file) => (file === probePath ? PROBE : readFile.call(host, file));
-  host.getSourceFile = (file, language, ...rest) =>
-    file === probePath ? ts.createSourceFile(file, PROBE, language) : getSourceFile.call(host, file, language, ...rest);
-  const program = ts.createProgram([...parsed.fileNames, probePath], parsed.options, host);
-  return ts
-    .getPreEmitDiagnostics(program)
-    .map(
-      (d) =>
-        `${d.file ? path.relative(FRONTEND, d.file.fileName) : ""}: ${ts.flattenDiagnosticMessageText(d.messageText, "\n")}`,
-    );
-}
-
 describe("a frontend's typed operations from schema/schema.graphql (client preset)", () => {
   let t: TestApp;
 
@@ -57,7 +34,7 @@ describe("a frontend's typed operations from schema/schema.graphql (client prese
   });
 
   it("when the frontend compiles against its generated types, then the operation's result is typed by its selection", () => {
-    expect(compileFrontend()).toEqual([]);
+    expect(compileRecipeWith("__probe__.ts", PROBE)).toEqual([]);
   });
 
   it("when the form is submitted with good values, then it gets the new project and no field messages", async () => {

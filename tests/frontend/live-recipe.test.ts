@@ -3,16 +3,12 @@
 // (a restart), graphql-ws reconnects by itself and the watch resumes after its last event — nothing missed or repeated.
 // The service loads the recipe's manifest (the watch names its subscription by id); the test's own setup requests
 // send their text, so only-trusted is off here (tests/frontend/trusted-documents.test.ts runs it on).
-import path from "node:path";
-import ts from "typescript";
 import WebSocket from "ws";
 import { startTestApp, type TestApp } from "../helpers/app";
-import { recipeManifest } from "./support";
+import { compileRecipeWith, recipeManifest } from "./support";
 import { wsUrl } from "../helpers/live";
 import { createProject, TEACHER } from "../operations/support";
 import { UpdateProjectStatusDocument } from "../generated/graphql";
-
-const FRONTEND = path.resolve(__dirname, "../../examples/frontend");
 
 const PROBE = `
 import { connectLive, watchProjects } from "./watch-projects";
@@ -33,20 +29,6 @@ export function probe() {
 watchProjects(connectLive("ws://x/graphql", () => ({})), { filter: { company_id: "1" }, onChange: () => undefined });
 `;
 
-function compileWithProbe(): string[] {
-  const configFile = ts.readConfigFile(path.join(FRONTEND, "tsconfig.json"), ts.sys.readFile);
-  const parsed = ts.parseJsonConfigFileContent(configFile.config, ts.sys, FRONTEND);
-  const probePath = path.join(FRONTEND, "src", "__live_probe__.ts");
-  const host = ts.createCompilerHost(parsed.options);
-  const { getSourceFile, fileExists, readFile } = host;
-  host.fileExists = (file) => file === probePath || fileExists.call(host, file);
-  host.readFile = (file) => (file === probePath ? PROBE : readFile.call(host, file));
-  host.getSourceFile = (file, language, ...rest) =>
-    file === probePath ? ts.createSourceFile(file, PROBE, language) : getSourceFile.call(host, file, language, ...rest);
-  const program = ts.createProgram([...parsed.fileNames, probePath], parsed.options, host);
-  return ts.getPreEmitDiagnostics(program).map((d) => ts.flattenDiagnosticMessageText(d.messageText, "\n"));
-}
-
 describe("a frontend's live view (graphql-ws with a typed subscription)", () => {
   let t: TestApp;
   beforeAll(async () => {
@@ -57,7 +39,7 @@ describe("a frontend's live view (graphql-ws with a typed subscription)", () => 
   afterAll(() => t.close());
 
   it("when the live view compiles against its generated types, then each event is typed by the subscription's selection", () => {
-    expect(compileWithProbe()).toEqual([]);
+    expect(compileRecipeWith("__live_probe__.ts", PROBE)).toEqual([]);
   });
 
   it("when the server drops the socket mid-watch, then the client reconnects and resumes after its last event", async () => {

@@ -1,14 +1,11 @@
 // The frontend recipe's paginated list (examples/frontend/src/project-list.ts): Apollo Client 4 over
 // projectsConnection with relayStylePagination() as the only cache configuration. Its data is typed by its
 // selection, loadMore appends page after page until the end, and a mutation elsewhere updates the list's items.
-import path from "node:path";
-import ts from "typescript";
 import { ClientUpdateProjectStatusDocument } from "../generated/graphql";
 import { watch } from "../helpers/apollo";
 import { startTestApp, type TestApp } from "../helpers/app";
+import { compileRecipeWith } from "./support";
 import { createProject, STUDENT } from "../operations/support";
-
-const FRONTEND = path.resolve(__dirname, "../../examples/frontend");
 
 const PROBE = `
 import { createApolloClient, watchProjectList } from "./project-list";
@@ -30,20 +27,6 @@ export function probe() {
 watchProjectList(createApolloClient("http://x/graphql", {}), { filter: { company_id: "1" } });
 `;
 
-function compileWithProbe(): string[] {
-  const configFile = ts.readConfigFile(path.join(FRONTEND, "tsconfig.json"), ts.sys.readFile);
-  const parsed = ts.parseJsonConfigFileContent(configFile.config, ts.sys, FRONTEND);
-  const probePath = path.join(FRONTEND, "src", "__list_probe__.ts");
-  const host = ts.createCompilerHost(parsed.options);
-  const { getSourceFile, fileExists, readFile } = host;
-  host.fileExists = (file) => file === probePath || fileExists.call(host, file);
-  host.readFile = (file) => (file === probePath ? PROBE : readFile.call(host, file));
-  host.getSourceFile = (file, language, ...rest) =>
-    file === probePath ? ts.createSourceFile(file, PROBE, language) : getSourceFile.call(host, file, language, ...rest);
-  const program = ts.createProgram([...parsed.fileNames, probePath], parsed.options, host);
-  return ts.getPreEmitDiagnostics(program).map((d) => ts.flattenDiagnosticMessageText(d.messageText, "\n"));
-}
-
 describe("a frontend's paginated list (Apollo Client 4, projectsConnection, relayStylePagination)", () => {
   let t: TestApp;
   beforeAll(async () => {
@@ -52,7 +35,7 @@ describe("a frontend's paginated list (Apollo Client 4, projectsConnection, rela
   afterAll(() => t.close());
 
   it("when the list compiles against its generated types, then its data is typed by the query's selection", () => {
-    expect(compileWithProbe()).toEqual([]);
+    expect(compileRecipeWith("__list_probe__.ts", PROBE)).toEqual([]);
   });
 
   it("when the list loads more until the end, then it shows every matching project once, and a mutation updates it", async () => {
