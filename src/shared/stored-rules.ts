@@ -4,6 +4,7 @@
 // lower-cased, is not what the service stores either.
 import { isDeepStrictEqual } from "node:util";
 import { z } from "zod";
+import { idKey } from "../db/id-key";
 import { positiveIdField } from "./validation";
 
 /** One broken rule of one stored document. */
@@ -18,6 +19,13 @@ export function quoted(value: unknown): string {
   if (value === undefined) return "missing";
   if (value instanceof Date) return Number.isNaN(value.getTime()) ? "an invalid date" : value.toISOString();
   return JSON.stringify(value)?.slice(0, 80) ?? String(value);
+}
+
+/** The problem of a document whose `_id` is not idKey(<its id>); none when the id is not whole (its own rule says so). */
+export function idKeyProblems(doc: Record<string, unknown>, idField: string): StoredProblem[] {
+  const id = doc[idField];
+  if (!Number.isInteger(id) || doc._id === idKey(id as number)) return [];
+  return [{ field: "_id", rule: `must be "${idKey(id as number)}" (stored: ${quoted(doc._id)})` }];
 }
 
 /**

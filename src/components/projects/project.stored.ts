@@ -1,8 +1,14 @@
 // The contract's rules for a stored project document (npm run db:check): its input fields under the input rules,
 // the fields the service adds, and the keys derived from them.
 import { z } from "zod";
-import { idKey } from "../../db/id-key";
-import { storedId, storedProblems, storedTimestamp, quoted, type StoredProblem } from "../../shared/stored-rules";
+import {
+  idKeyProblems,
+  quoted,
+  storedId,
+  storedProblems,
+  storedTimestamp,
+  type StoredProblem,
+} from "../../shared/stored-rules";
 import type { HasFields } from "../../shared/field-checks";
 import { nameKey, SAFE_INT_MAX } from "../../shared/validation";
 import { ACTOR_ROLES } from "../../auth/actor";
@@ -37,10 +43,11 @@ true satisfies HasFields<
 >;
 
 export function storedProjectProblems(doc: Record<string, unknown>): StoredProblem[] {
-  const problems = [...storedProblems(doc, CreateProjectSchema), ...storedProblems(doc, StoredProjectFields)];
-  if (Number.isInteger(doc.project_id) && doc._id !== idKey(doc.project_id as number)) {
-    problems.push({ field: "_id", rule: `must be "${idKey(doc.project_id as number)}" (stored: ${quoted(doc._id)})` });
-  }
+  const problems = [
+    ...storedProblems(doc, CreateProjectSchema),
+    ...storedProblems(doc, StoredProjectFields),
+    ...idKeyProblems(doc, "project_id"),
+  ];
   if (typeof doc.project_name === "string" && doc.name_key !== nameKey(doc.project_name)) {
     problems.push({
       field: "name_key",

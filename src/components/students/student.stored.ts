@@ -1,7 +1,12 @@
 // The contract's rules for a stored student document (npm run db:check).
 import { z } from "zod";
-import { idKey } from "../../db/id-key";
-import { quoted, storedId, storedProblems, storedTimestamp, type StoredProblem } from "../../shared/stored-rules";
+import {
+  idKeyProblems,
+  storedId,
+  storedProblems,
+  storedTimestamp,
+  type StoredProblem,
+} from "../../shared/stored-rules";
 import type { HasFields } from "../../shared/field-checks";
 import { SAFE_INT_MAX } from "../../shared/validation";
 import type { StudentDoc } from "./student.model";
@@ -29,9 +34,10 @@ true satisfies HasFields<
 >;
 
 export function storedStudentProblems(doc: Record<string, unknown>): StoredProblem[] {
-  const problems = [...storedProblems(doc, CreateStudentSchema), ...storedProblems(doc, StoredStudentFields)];
-  if (Number.isInteger(doc.student_id) && doc._id !== idKey(doc.student_id as number)) {
-    problems.push({ field: "_id", rule: `must be "${idKey(doc.student_id as number)}" (stored: ${quoted(doc._id)})` });
-  }
+  const problems = [
+    ...storedProblems(doc, CreateStudentSchema),
+    ...storedProblems(doc, StoredStudentFields),
+    ...idKeyProblems(doc, "student_id"),
+  ];
   return problems;
 }

@@ -1,7 +1,12 @@
 // The contract's rules for a stored teacher document (npm run db:check).
 import { z } from "zod";
-import { idKey } from "../../db/id-key";
-import { quoted, storedId, storedProblems, storedTimestamp, type StoredProblem } from "../../shared/stored-rules";
+import {
+  idKeyProblems,
+  storedId,
+  storedProblems,
+  storedTimestamp,
+  type StoredProblem,
+} from "../../shared/stored-rules";
 import type { HasFields } from "../../shared/field-checks";
 import type { TeacherDoc } from "./teacher.model";
 import { CreateTeacherSchema } from "./teacher.schemas";
@@ -28,9 +33,10 @@ true satisfies HasFields<
 >;
 
 export function storedTeacherProblems(doc: Record<string, unknown>): StoredProblem[] {
-  const problems = [...storedProblems(doc, CreateTeacherSchema), ...storedProblems(doc, StoredTeacherFields)];
-  if (Number.isInteger(doc.teacher_id) && doc._id !== idKey(doc.teacher_id as number)) {
-    problems.push({ field: "_id", rule: `must be "${idKey(doc.teacher_id as number)}" (stored: ${quoted(doc._id)})` });
-  }
+  const problems = [
+    ...storedProblems(doc, CreateTeacherSchema),
+    ...storedProblems(doc, StoredTeacherFields),
+    ...idKeyProblems(doc, "teacher_id"),
+  ];
   return problems;
 }
