@@ -3,26 +3,20 @@
 // claims a position `seq` in one global order, and MongoDB cannot build a unique index on `seq` over documents that
 // lack it. See project-changes.log.ts for how the two unique keys make commits and positions race-free.
 import { Schema, type Connection, type Model } from "mongoose";
-import { RECORDED_CHANGE_FIELDS, type ProjectChangeSet, type ProjectDoc } from "./project.model";
+import { RECORDED_CHANGE_FIELDS, type ProjectDoc, type ProjectRevisionDoc } from "./project.model";
 
 /** The project as of a change: every stored field but the internal ones. */
 export type ProjectState = Omit<ProjectDoc, "_id" | "name_key">;
 
-/** One committed change: revision `revision` of project `project_id`, at log position `seq`. */
-export interface ProjectChangeDoc {
-  /** revisionKey(project_id, revision): unique, so inserting it is the claim of the revision. */
-  _id: string;
+/**
+ * One committed change: revision `revision` of project `project_id`, at log position `seq`. Its `_id`
+ * (revisionKey(project_id, revision)) is unique, so inserting it is the claim of the revision; its fields are those
+ * of the revisions earlier versions stored, plus the position and the snapshot (for the creation, `set` is empty and
+ * its values are the snapshot).
+ */
+export interface ProjectChangeDoc extends ProjectRevisionDoc {
   /** The change's position in the log of every project: unique, whole, from 1. */
   seq: number;
-  project_id: number;
-  revision: number;
-  operation: string;
-  actor_id: string | null;
-  actor_role: string;
-  at: Date;
-  /** The new values (empty for the creation, whose values are the snapshot). */
-  set: ProjectChangeSet;
-  changes: { field: string; from: string | null; to: string | null }[];
   /** The project after this change, so an event and a filter match need no further read. */
   project: ProjectState;
 }
