@@ -9,9 +9,10 @@
 import fs from "node:fs";
 import path from "node:path";
 import { buildSync } from "esbuild";
+import { REPO_ROOT } from "../src/shared/package-root";
 import { writeManifest } from "../src/start-bundle";
 
-export const BUNDLE_EXTERNALS = [
+const BUNDLE_EXTERNALS = [
   // Loaded on first use (src/rest/docs-instance, src/auth, src/db/embedded, src/tracing, lazy validators).
   "@fastify/swagger",
   "@fastify/swagger-ui",
@@ -64,7 +65,7 @@ export function buildBundle(distSrc: string): string {
   fs.writeFileSync(temporary, result.outputFiles[0].contents);
   fs.renameSync(temporary, bundle);
   const inputs = Object.keys(result.metafile.inputs).filter((input) => !input.includes("node_modules"));
-  writeManifest(bundle, [...inputs, path.join(distSrc, "..", "..", "package-lock.json")]);
+  writeManifest(bundle, [...inputs, path.join(REPO_ROOT, "package-lock.json")]);
   return bundle;
 }
 
