@@ -1,7 +1,7 @@
 // The embedded FerretDB: the project's own Go program (tools/ferretdb) built once into a cache outside the
 // clone, keyed by a hash of its sources, then started as a child process on 127.0.0.1 with an ephemeral port.
-// It is built with the project's patch of FerretDB (tools/ferretdb/pushdown.patch and the files under
-// tools/ferretdb/_added), applied to a copy of the module the Go toolchain downloads, which the build uses through a
+// It is built with the project's patches of FerretDB (tools/ferretdb/*.patch, in the order PATCH_FILES gives, and the
+// files under tools/ferretdb/_added), applied to a copy of the module the Go toolchain downloads, which the build uses through a
 // `replace` directive: the repository holds no copy of FerretDB's sources.
 import { execFile, spawn, type ChildProcess } from "node:child_process";
 import crypto from "node:crypto";
@@ -14,8 +14,9 @@ import { loadToolConfig } from "./tool-config";
 import type { EmbeddedDatabase, Progress } from "./embedded-server";
 
 const SOURCE_DIR = path.join(REPO_ROOT, "tools", "ferretdb");
-/** Changes to FerretDB's own files (unified diff, paths relative to the module's root). */
-const PATCH_FILE = "pushdown.patch";
+/** Changes to FerretDB's own files (unified diffs, paths relative to the module's root), applied in this order: each
+ * patch is written against FerretDB's files as the patches before it left them. */
+const PATCH_FILES = ["pushdown.patch"];
 /** Files added to FerretDB's packages, at their paths in the module (a leading "_" hides them from Go tools). */
 const ADDED_DIR = "_added";
 const FERRETDB_MODULE = "github.com/FerretDB/FerretDB";
@@ -101,12 +102,14 @@ function preparePatchedModule(moduleDir: string, workDir: string): string {
     fs.mkdirSync(path.dirname(path.join(copy, file)), { recursive: true });
     fs.writeFileSync(path.join(copy, file), fs.readFileSync(path.join(moduleDir, file)));
   }
-  for (const patch of parsePatch(fs.readFileSync(path.join(SOURCE_DIR, PATCH_FILE), "utf8"))) {
-    const file = path.join(copy, (patch.oldFileName ?? "").replace(/^a\//, ""));
-    const patched = fs.existsSync(file) ? applyPatch(fs.readFileSync(file, "utf8"), patch) : false;
-    if (patched === false)
-      throw new Error(`tools/ferretdb/${PATCH_FILE} does not apply to FerretDB's ${patch.oldFileName}`);
-    fs.writeFileSync(file, patched);
+  for (const patchFile of PATCH_FILES) {
+    for (const patch of parsePatch(fs.readFileSync(path.join(SOURCE_DIR, patchFile), "utf8"))) {
+      const file = path.join(copy, (patch.oldFileName ?? "").replace(/^a\//, ""));
+      const patched = fs.existsSync(file) ? applyPatch(fs.readFileSync(file, "utf8"), patch) : false;
+      if (patched === false)
+        throw new Error(`tools/ferretdb/${patchFile} does not apply to FerretDB's ${patch.oldFileName}`);
+      fs.writeFileSync(file, patched);
+    }
   }
   const addedDir = path.join(SOURCE_DIR, ADDED_DIR);
   for (const file of filesUnder(addedDir)) {
