@@ -183,17 +183,28 @@ async function main(): Promise<void> {
       `\nFerretDB writes: ${CLIENTS} clients, ${SECONDS} s per workload and program, ${ROUNDS} interleaved rounds, ` +
         `${DOCUMENTS} documents; ${os.cpus().length} CPUs, load average (1 min) ${loads.map((l) => l.toFixed(1)).join(" → ")}`,
     );
-    console.log("Medians over the rounds (off: FERRETDB_EMBEDDED_ATOMIC=off, FerretDB's own read-then-write):\n");
-    console.log("| workload | atomic | requests/s | p50 ms | p99 ms | lost increments | errors |");
-    console.log("|---|---|---|---|---|---|---|");
+    console.log(
+      "Medians over the rounds (off: FERRETDB_EMBEDDED_ATOMIC=off, FerretDB's own read-then-write); on/off is",
+    );
+    console.log("the median (and range) of each round's ratio, the two runs of a round being next to each other:\n");
+    console.log("| workload | atomic | requests/s | p50 ms | p99 ms | on/off requests/s | lost increments | errors |");
+    console.log("|---|---|---|---|---|---|---|---|");
     for (const workload of WORKLOADS) {
-      for (const program of programs) {
-        const rs = results.get(`${workload.name}\0${program.name}`) ?? [];
+      const [off, on] = programs.map((program) => results.get(`${workload.name}\0${program.name}`) ?? []);
+      const ratios = on.map((r, i) => r.perSecond / off[i].perSecond);
+      for (const [program, rs] of [
+        ["off", off],
+        ["on", on],
+      ] as const) {
         const lost = workload.counter ? rs.map((r) => r.lost ?? 0).join(", ") : "";
+        const ratio =
+          program === "on"
+            ? `${median(ratios).toFixed(2)} (${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)})`
+            : "";
         console.log(
-          `| ${workload.name} | ${program.name} | ${median(rs.map((r) => r.perSecond)).toFixed(0)} | ` +
-            `${median(rs.map((r) => r.p50)).toFixed(1)} | ${median(rs.map((r) => r.p99)).toFixed(1)} | ${lost} | ` +
-            `${rs.reduce((sum, r) => sum + r.errors, 0)} |`,
+          `| ${workload.name} | ${program} | ${median(rs.map((r) => r.perSecond)).toFixed(0)} | ` +
+            `${median(rs.map((r) => r.p50)).toFixed(1)} | ${median(rs.map((r) => r.p99)).toFixed(1)} | ${ratio} | ` +
+            `${lost} | ${rs.reduce((sum, r) => sum + r.errors, 0)} |`,
         );
       }
     }
