@@ -259,8 +259,8 @@ func embeddedIsDuplicateKey(err error) bool {
 	return errors.As(err, &be) && be.Code() == backends.ErrorCodeInsertDuplicateID
 }
 
-// embeddedUpdateDocument runs the update statements one at a time, each under its collection's lock (as MongoDB,
-// each statement is atomic on its own, not the command). An upsert whose insert hit a unique key (an insert took the
+// embeddedUpdateDocument runs the update statements one at a time, each under its locks (embeddedLockStatement): as
+// on MongoDB, each statement is atomic on its own, not the command. An upsert whose insert hit a unique key (an insert took the
 // key between its read and its write: inserts take no lock) runs once more, and then finds that document.
 func (h *Handler) embeddedUpdateDocument(ctx context.Context, params *common.UpdateParams) (int32, int32, *types.Array, error) { //nolint:lll // as updateDocument
 	if embeddedAtomicOff || len(params.Updates) == 0 {
@@ -312,7 +312,7 @@ func (h *Handler) embeddedUpdateStatement(ctx context.Context, params *common.Up
 	return h.updateDocument(ctx, params)
 }
 
-// embeddedFindAndModifyDocument runs findAndModify under its collection's lock; maxTimeMS bounds the wait and the
+// embeddedFindAndModifyDocument runs findAndModify under its locks (embeddedLockStatement); maxTimeMS bounds the wait and the
 // statement together. An upsert whose insert hit a unique key runs once more (see embeddedUpdateDocument).
 func (h *Handler) embeddedFindAndModifyDocument(ctx context.Context, params *common.FindAndModifyParams) (*findAndModifyResult, error) { //nolint:lll // as findAndModifyDocument
 	if embeddedAtomicOff {
@@ -351,8 +351,8 @@ func (h *Handler) embeddedFindAndModifyStatement(ctx context.Context, params *co
 	return h.findAndModifyDocument(ctx, params)
 }
 
-// embeddedExecDelete runs one delete statement under its collection's lock (also one by `_id`: FerretDB reads it
-// first too, and a findAndModify remove must not return a document a delete reports deleted).
+// embeddedExecDelete runs one delete statement under its locks (embeddedLockStatement), also one by `_id`: FerretDB
+// reads that first too, and a findAndModify remove must not return a document a delete reports deleted.
 func (h *Handler) embeddedExecDelete(ctx context.Context, dbName, collName string, c backends.Collection, p *common.Delete) (int32, error) { //nolint:lll // as execDelete
 	unlock, err := embeddedLockStatement(ctx, dbName, collName, p.Filter)
 	if err != nil {
