@@ -31,7 +31,7 @@ import { createResolversMap } from "type-graphql";
 import { authorizeBy, ruleFor, type AccessRule } from "../auth/access-policy";
 import { ErrorCode } from "../shared/errors";
 import type { Context } from "./context";
-import { globalIdOf, loadNode, NODE_TYPES, type NodeTypeName } from "./node";
+import { globalIdOf, loadNode, NODE_TYPES, parseGlobalId, type NodeTypeName } from "./node";
 import type { ComplexityEstimator } from "graphql-query-complexity";
 
 /** The Federation specification the subgraph links: 2.3 is understood by every Federation 2 router and composer. */
@@ -131,7 +131,7 @@ function keyDirective(fields: string): ConstDirectiveNode {
 
 /**
  * The entity a representation names, as node(id) answers it (loadNode: the caller's read rule of the type, the
- * request's loaders): by its global id when the representation has one, else by its number; null for a key of
+ * request's loaders): by its global id when the representation has one, else by its number; null for a global id of
  * another type, a malformed key, or an unknown record.
  */
 export function resolveEntity(
@@ -139,25 +139,14 @@ export function resolveEntity(
   typeName: NodeTypeName,
   representation: Representation,
 ): Promise<object | null> | null {
-  const [, numberKey] = ENTITY_KEYS[typeName];
   const { id } = representation;
-  const number = representation[numberKey];
-  let globalId: string;
+  const number = representation[ENTITY_KEYS[typeName][1]];
   if (id !== undefined) {
-    if (typeof id !== "string") return null;
-    globalId = id;
-  } else if (typeof number === "number" && Number.isSafeInteger(number) && number >= 1) {
-    globalId = globalIdOf(typeName, number);
-  } else {
-    return null;
+    return typeof id === "string" && parseGlobalId(id)?.type === typeName ? loadNode(context, id) : null;
   }
-  const node = loadNode(context, globalId);
-  // A global id of another type names no entity of this one.
-  return node && Promise.resolve(node).then((record) => (record && isOfType(record, typeName) ? record : null));
-}
-
-function isOfType(record: object, typeName: NodeTypeName): boolean {
-  return NODE_TYPES[typeName].key in record;
+  return typeof number === "number" && Number.isSafeInteger(number) && number >= 1
+    ? loadNode(context, globalIdOf(typeName, number))
+    : null;
 }
 
 /** Field extensions (the query cost's `complexity`) of the built schema, which printing the SDL leaves behind. */
