@@ -13,7 +13,6 @@
 // (`_service` is public: routers read it without user credentials; `_entities` is for any authenticated caller,
 // each entity then readable as node(id) decides), and a subgraph schema with any other root field that the role
 // table does not name is refused.
-import { buildSubgraphSchema } from "@apollo/subgraph";
 import {
   graphqlSync,
   isEnumType,
@@ -84,6 +83,9 @@ export interface Subgraph {
 
 /** The subgraph of a schema built by type-graphql (buildAppSchema), with the entities' reference resolvers. */
 export function buildSubgraph(schema: GraphQLSchema): Subgraph {
+  // Required here, on first use: a service without FEDERATION never runs Apollo's federation libraries (~0.7 MB).
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- lazy on purpose
+  const { buildSubgraphSchema } = require("@apollo/subgraph") as typeof import("@apollo/subgraph");
   const typeDefs = withFederationDirectives(parse(printSchema(schema)));
   const resolvers = createResolversMap(schema) as Record<string, Record<string, unknown>>;
   for (const typeName of Object.keys(ENTITY_KEYS) as NodeTypeName[]) {
