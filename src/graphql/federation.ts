@@ -33,8 +33,12 @@ import type { Context } from "./context";
 import { globalIdOf, loadNode, NODE_TYPES, parseGlobalId, type NodeTypeName } from "./node";
 import type { ComplexityEstimator } from "graphql-query-complexity";
 
-/** The Federation specification the subgraph links: 2.3 is understood by every Federation 2 router and composer. */
-export const FEDERATION_SPEC_URL = "https://specs.apollo.dev/federation/v2.3";
+/**
+ * The Federation specification the subgraph links: 2.4, the first whose composition and routers (Apollo Router's
+ * subscription support) accept a subgraph with a Subscription type; any router or composer of Federation 2.4 or later
+ * reads it.
+ */
+export const FEDERATION_SPEC_URL = "https://specs.apollo.dev/federation/v2.4";
 
 /** Each entity's keys: its global id, then its number (the record's key, NODE_TYPES). */
 export const ENTITY_KEYS: Readonly<Record<NodeTypeName, readonly [string, string]>> = {

@@ -28,7 +28,7 @@ import {
  * the descriptions of Project and Student to the service that owns them (two descriptions would be a hint).
  */
 const GRADES_SDL = `
-  extend schema @link(url: "https://specs.apollo.dev/federation/v2.3", import: ["@key"])
+  extend schema @link(url: "https://specs.apollo.dev/federation/v2.4", import: ["@key"])
 
   type Query {
     "The projects graded so far, best first"
