@@ -28,7 +28,7 @@ import {
 } from "graphql";
 import { createResolversMap } from "type-graphql";
 import { authorizeBy, ruleFor, type AccessRule } from "../auth/access-policy";
-import { ErrorCode } from "../shared/errors";
+import { badRequest, ErrorCode, FieldErrorReason } from "../shared/errors";
 import type { Context } from "./context";
 import { globalIdOf, loadNode, NODE_TYPES, parseGlobalId, type NodeTypeName } from "./node";
 import type { ComplexityEstimator } from "graphql-query-complexity";
@@ -198,14 +198,29 @@ function describeFederation(schema: GraphQLSchema): void {
   }
 }
 
-/** `_entities` is for authenticated callers (FEDERATION_FIELD_RULES); each entity then as node(id) decides. */
+/**
+ * `_entities` is for authenticated callers (FEDERATION_FIELD_RULES), and takes representations of this subgraph's
+ * entities only (anything else is BAD_REQUEST naming `representations`, where @apollo/subgraph would fail as if the
+ * service had); each entity then as node(id) decides.
+ */
 function guardEntities(schema: GraphQLSchema): void {
   const field = schema.getQueryType()?.getFields()._entities;
   if (!field?.resolve) return;
   const resolve: GraphQLFieldResolver<unknown, Context> = field.resolve;
   const rule = FEDERATION_FIELD_RULES._entities as AccessRule;
-  field.resolve = (source, args, context: Context, info) => {
+  field.resolve = (source, args: { representations?: unknown }, context: Context, info) => {
     authorizeBy(rule, context.caller, "_entities");
+    const representations = Array.isArray(args.representations) ? args.representations : [];
+    const stranger = representations.findIndex(
+      (r) => !r || typeof r !== "object" || !Object.hasOwn(ENTITY_KEYS, (r as Representation).__typename),
+    );
+    if (stranger >= 0) {
+      throw badRequest(
+        `representations[${stranger}] names no entity of this service: its __typename must be one of ${Object.keys(ENTITY_KEYS).join(", ")}`,
+        "representations",
+        FieldErrorReason.INVALID_FORMAT,
+      );
+    }
     return resolve(source, args, context, info);
   };
 }

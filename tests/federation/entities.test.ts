@@ -105,6 +105,21 @@ describe("_entities and _service of the subgraph", () => {
     expect(res.body.data!._entities).toEqual(Array(10).fill(null));
   });
 
+  it("when a representation names a type that is no entity of this service, then the batch is BAD_REQUEST naming representations, and nothing is read", async () => {
+    const { result: res, commands } = await t.commandsOf(() =>
+      entities([{ __typename: "Project", project_id: 1 }, { __typename: "ProjectPage" }]),
+    );
+
+    expect(res.body.data).toBeNull();
+    expect(res.body.errors).toEqual([
+      expect.objectContaining({
+        message: expect.stringMatching(/^representations\[1\] names no entity of this service/),
+        extensions: expect.objectContaining({ code: "BAD_REQUEST", field: "representations" }),
+      }),
+    ]);
+    expect(commands).toEqual([]);
+  });
+
   it("when a student asks for entities, then projects and teachers resolve and every Student is null, as node(id) answers", async () => {
     const representations = [
       { __typename: "Student", student_id: 4 },
