@@ -15,7 +15,6 @@
 // table does not name is refused.
 import {
   graphqlSync,
-  isEnumType,
   isObjectType,
   Kind,
   parse,
@@ -26,12 +25,12 @@ import {
   type GraphQLFieldResolver,
   type GraphQLSchema,
 } from "graphql";
+import type { ComplexityEstimator } from "graphql-query-complexity";
 import { createResolversMap } from "type-graphql";
 import { authorizeBy, ruleFor, type AccessRule } from "../auth/access-policy";
 import { badRequest, ErrorCode, FieldErrorReason } from "../shared/errors";
 import type { Context } from "./context";
 import { globalIdOf, loadNode, NODE_TYPES, parseGlobalId, type NodeTypeName } from "./node";
-import type { ComplexityEstimator } from "graphql-query-complexity";
 
 /**
  * The Federation specification the subgraph links: 2.4, the first whose composition and routers (Apollo Router's
@@ -171,6 +170,7 @@ function carryFieldExtensions(from: GraphQLSchema, to: GraphQLSchema): void {
   if (entities) entities.extensions = { ...entities.extensions, complexity: entitiesCost };
 }
 
+/** FEDERATION_DESCRIPTIONS onto the built subgraph ("Type", "Type.field", "Type.field(argument)"). */
 function describeFederation(schema: GraphQLSchema): void {
   for (const [where, description] of Object.entries(FEDERATION_DESCRIPTIONS)) {
     const [typeName, member] = where.split(".");
@@ -178,11 +178,6 @@ function describeFederation(schema: GraphQLSchema): void {
     if (!type) continue;
     if (member === undefined) {
       type.description ??= description;
-      continue;
-    }
-    if (isEnumType(type)) {
-      const value = type.getValue(member);
-      if (value) value.description ??= description;
       continue;
     }
     if (!isObjectType(type)) continue;

@@ -1,15 +1,18 @@
 // The subgraph serves the service's resolvers, not copies of them: with FEDERATION=true and without it, on the same
 // data, the same operations give the same answers — mutations' envelope and field errors, typed scalars (SafeInt,
-// LocalDate, DateTime), enums, access refusals, global ids.
+// LocalDate, DateTime), enums, access refusals, global ids, and subscriptions over the service's own WebSocket.
 import {
   AssignTeacherDocument,
   CreateProjectDocument,
   GetStudentDocument,
   NodeByIdDocument,
+  ProjectChangedDocument,
   ProjectHistoryDocument,
+  UpdateProjectStatusDocument,
 } from "../generated/graphql";
 import { startTestApp, type TestApp } from "../helpers/app";
-import { createStudent, createTeacher, projectInput } from "../operations/support";
+import { liveClient, subscribe } from "../helpers/live";
+import { createProject, createStudent, createTeacher, projectInput } from "../operations/support";
 import { ADMIN, idOf, startSubgraph, STUDENT, TEACHER, type Subgraph } from "./support";
 
 describe("the same answers with and without FEDERATION", () => {
@@ -72,5 +75,29 @@ describe("the same answers with and without FEDERATION", () => {
     expect(refused).toEqual(await plain.gql(GetStudentDocument, { studentId: student.student_id }, STUDENT));
     expect(read.data!.student).toEqual(expect.objectContaining({ student_name: "Sam Federated" }));
     expect(read).toEqual(await plain.gql(GetStudentDocument, { studentId: student.student_id }, TEACHER));
+  });
+
+  it("when a project changes, then a subscriber on the subgraph's WebSocket gets the change with the project as of it", async () => {
+    const project = await createProject(federated, { project_status: "planned" });
+    const live = liveClient(federated, { "x-user-role": "student", "x-user-id": "student-federated" });
+    try {
+      const sub = subscribe(live, ProjectChangedDocument, { projectId: project.project_id, afterRevision: 1 });
+      await federated.gql(
+        UpdateProjectStatusDocument,
+        { projectId: project.project_id, input: { project_status: "active" } },
+        TEACHER,
+      );
+
+      const [event] = (await sub.received(1)).map((e) => e.projectChanged);
+
+      expect(event).toMatchObject({
+        project_id: project.project_id,
+        change: { revision: 2, operation: "updateProjectStatus", actor_role: "teacher" },
+        project: { revision: 2, project_status: "active" },
+      });
+      expect(event.change.changes).toEqual([{ field: "project_status", from: "planned", to: "active" }]);
+    } finally {
+      await live.dispose();
+    }
   });
 });
