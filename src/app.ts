@@ -28,7 +28,7 @@ import type { Logger } from "./logger";
 import { createServices } from "./services";
 import { registerGraphqlEndpoint } from "./live/graphql-endpoint";
 import { LiveServer } from "./live/graphql-ws";
-import { getSchema } from "./graphql/schema";
+import { servedSchema } from "./graphql/schema";
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 
@@ -47,6 +47,7 @@ export type AppConfig = Pick<
   | "wsMaxConnections"
   | "trustedDocuments"
   | "trustedDocumentsOnly"
+  | "federation"
 >;
 
 export interface AppOptions {
@@ -89,7 +90,9 @@ export async function createApp({ config, logger, db }: AppOptions): Promise<Fas
     production: config.production,
     trust: { documents: config.trustedDocuments, only: config.trustedDocumentsOnly },
   });
+  const schema = servedSchema(config);
   const apollo = createApolloServer({
+    schema,
     logger,
     production: config.production,
     policy,
@@ -103,7 +106,7 @@ export async function createApp({ config, logger, db }: AppOptions): Promise<Fas
     stopObservingDb();
   });
   const live = new LiveServer({
-    schema: getSchema(),
+    schema,
     policy,
     authenticator,
     services,

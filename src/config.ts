@@ -73,6 +73,8 @@ export interface Config<Workflow = unknown> {
   trustedDocumentsPath?: string;
   /** TRUSTED_DOCUMENTS_ONLY: only trusted documents run (default true when a manifest is set). */
   trustedDocumentsOnly: boolean;
+  /** FEDERATION: serve the schema as an Apollo Federation 2 subgraph (graphql/federation.ts). */
+  federation: boolean;
 }
 
 /** scheme://host[:port] with nothing after it, as browsers send in Origin. */
@@ -144,6 +146,7 @@ export const SERVICE_VARIABLES = z.object({
   WS_MAX_CONNECTIONS: wholeNumber(1000, 0, 1_000_000),
   TRUSTED_DOCUMENTS: optionalString,
   TRUSTED_DOCUMENTS_ONLY: optionalBoolean,
+  FEDERATION: optionalBoolean,
 });
 
 /**
@@ -224,6 +227,7 @@ export function loadConfig<Workflow>(env: NodeJS.ProcessEnv, formats: ConfigFile
     trustedDocuments,
     trustedDocumentsPath,
     trustedDocumentsOnly: trustedDocuments !== undefined && (e.TRUSTED_DOCUMENTS_ONLY ?? true),
+    federation: e.FEDERATION ?? false,
   };
 }
 

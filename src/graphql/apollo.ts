@@ -9,14 +9,16 @@ import {
   ApolloServerPluginSchemaReportingDisabled,
   ApolloServerPluginUsageReportingDisabled,
 } from "@apollo/server/plugin/disabled";
+import type { GraphQLSchema } from "graphql";
 import { formatGraphqlError } from "../answers/graphql-error";
 import type { Logger } from "../logger";
 import type { Context } from "./context";
 import { explorerLandingPage, type ExplorerConfig } from "./explorer";
 import type { DocumentPolicy } from "./document-policy";
-import { getSchema } from "./schema";
 
 export function createApolloServer(options: {
+  /** The schema served (schema.ts servedSchema: the subgraph with FEDERATION=true). */
+  schema: GraphQLSchema;
   logger: Logger;
   production: boolean;
   plugins?: ApolloServerPlugin<Context>[];
@@ -26,7 +28,7 @@ export function createApolloServer(options: {
 }) {
   const { policy } = options;
   return new ApolloServer<Context>({
-    schema: getSchema(),
+    schema: options.schema,
     validationRules: policy.validationRules,
     allowBatchedHttpRequests: false,
     plugins: [

@@ -9,7 +9,7 @@ import {
   type IntrospectionQuery,
   type IntrospectionType,
 } from "graphql";
-import { getSchema } from "../../src/graphql/schema";
+import { getSchema, getSubgraph } from "../../src/graphql/schema";
 
 const BUILT_IN = new Set(["String", "Int", "Float", "Boolean", "ID"]);
 
@@ -43,6 +43,10 @@ function undescribed(schema: GraphQLSchema): string[] {
 describe("descriptions, read through introspection", () => {
   it("when the service's schema is introspected, then every type, field, argument, input field and enum value has one", () => {
     expect(undescribed(getSchema())).toEqual([]);
+  });
+
+  it("when the schema served as a federation subgraph (FEDERATION=true) is introspected, then federation's additions have one too", () => {
+    expect(undescribed(getSubgraph().schema)).toEqual([]);
   });
 
   it("when a schema leaves things undescribed, then each of them is listed (the check above can fail)", () => {
