@@ -73,6 +73,18 @@ export interface Config<Workflow = unknown> {
   trustedDocumentsPath?: string;
   /** TRUSTED_DOCUMENTS_ONLY: only trusted documents run (default true when a manifest is set). */
   trustedDocumentsOnly: boolean;
+  /** REDIS_URL: where instances share rate limits and automatic persisted queries; unset: each keeps its own. */
+  redisUrl?: string;
+}
+
+/** A redis:// or rediss:// (TLS) URL naming a host. */
+function isRedisUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return (url.protocol === "redis:" || url.protocol === "rediss:") && url.hostname !== "";
+  } catch {
+    return false;
+  }
 }
 
 /** scheme://host[:port] with nothing after it, as browsers send in Origin. */
@@ -144,6 +156,13 @@ export const SERVICE_VARIABLES = z.object({
   WS_MAX_CONNECTIONS: wholeNumber(1000, 0, 1_000_000),
   TRUSTED_DOCUMENTS: optionalString,
   TRUSTED_DOCUMENTS_ONLY: optionalBoolean,
+  // Its password never shows in a configuration error.
+  REDIS_URL: shownAs(
+    optionalString.refine((v) => v === undefined || isRedisUrl(v), {
+      message: "accepts a redis:// or rediss:// (TLS) URL such as redis://:password@redis:6379/0",
+    }),
+    "uri",
+  ),
 });
 
 /**
@@ -224,6 +243,7 @@ export function loadConfig<Workflow>(env: NodeJS.ProcessEnv, formats: ConfigFile
     trustedDocuments,
     trustedDocumentsPath,
     trustedDocumentsOnly: trustedDocuments !== undefined && (e.TRUSTED_DOCUMENTS_ONLY ?? true),
+    redisUrl: e.REDIS_URL,
   };
 }
 
