@@ -18,8 +18,8 @@ import { databaseUri, startBenchServer } from "./bench-database";
 
 const BENCH = loadBenchConfig();
 const CONCURRENCY = process.env.BENCH_CONCURRENCY ? BENCH.concurrency : 16;
-const ROUNDS = BENCH.runs;
-const REQUESTS = process.env.BENCH_REQUESTS ? BENCH.requests : 2000;
+const ROUNDS = process.env.BENCH_RUNS ? BENCH.runs : 40;
+const REQUESTS = process.env.BENCH_REQUESTS ? BENCH.requests : 300;
 const REPO = path.resolve(__dirname, "../..");
 const QUERY = "query ProjectById { project(projectId: 1) { project_id project_name project_status } }";
 const HASH = createHash("sha256").update(QUERY).digest("hex");
@@ -125,6 +125,12 @@ async function round(service: Service, count: number): Promise<number[]> {
   return latencies;
 }
 
+/** CPU time (user + system) a process has used so far, from /proc (Linux), in seconds. */
+function cpuSeconds(pid: number): number {
+  const fields = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+  return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime: clock ticks of 1/100 s
+}
+
 const percentile = (values: number[], p: number) => {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
@@ -154,14 +160,19 @@ async function main(): Promise<void> {
     }
 
     const load = [os.loadavg()[0]];
-    const rounds = new Map(services.map((s) => [s.name, { p50s: [] as number[], all: [] as number[] }]));
+    const rounds = new Map(services.map((s) => [s.name, { p50s: [] as number[], all: [] as number[], cpu: 0 }]));
+    let redisCpu = 0;
     for (let r = 0; r < ROUNDS; r++) {
       for (const service of r % 2 === 0 ? services : [...services].reverse()) {
+        const [cpuBefore, redisBefore] = [cpuSeconds(service.child.pid!), cpuSeconds(redis.process.pid!)];
         const latencies = await round(service, REQUESTS);
-        rounds.get(service.name)!.p50s.push(median(latencies));
-        rounds.get(service.name)!.all.push(...latencies);
+        const measured = rounds.get(service.name)!;
+        measured.cpu += cpuSeconds(service.child.pid!) - cpuBefore;
+        if (service === shared) redisCpu += cpuSeconds(redis.process.pid!) - redisBefore;
+        measured.p50s.push(median(latencies));
+        measured.all.push(...latencies);
       }
-      process.stderr.write(`round ${r + 1}/${ROUNDS} done\n`);
+      if ((r + 1) % 10 === 0) process.stderr.write(`round ${r + 1}/${ROUNDS} done\n`);
     }
     load.push(os.loadavg()[0]);
 
@@ -190,19 +201,22 @@ async function main(): Promise<void> {
         `${database.description}; node ${process.version}; ${os.cpus().length} cores; load average ` +
         `${load.map((l) => l.toFixed(1)).join(" → ")}\n\n`,
     );
+    const perRequest = (seconds: number) => `${((seconds / (ROUNDS * REQUESTS)) * 1e6).toFixed(0)} µs`;
     process.stdout.write(
-      "| variant | p50 ms (median of rounds) | p99 ms (all requests) | max ms |\n|---|---|---|---|\n",
+      "| variant | p50 ms (median of rounds) | p99 ms (all requests) | max ms | service CPU per request |\n" +
+        "|---|---|---|---|---|\n",
     );
     for (const [name, v] of [
       ["no Redis (each instance its own)", b],
       ["REDIS_URL (shared)", a],
     ] as const) {
       process.stdout.write(
-        `| ${name} | ${ms(median(v.p50s))} | ${ms(percentile(v.all, 99))} | ${ms(Math.max(...v.all))} |\n`,
+        `| ${name} | ${ms(median(v.p50s))} | ${ms(percentile(v.all, 99))} | ${ms(Math.max(...v.all))} | ${perRequest(v.cpu)} |\n`,
       );
     }
     process.stdout.write(
-      `| added by Redis | ${ms(median(a.p50s) - median(b.p50s))} | ${ms(percentile(a.all, 99) - percentile(b.all, 99))} | |\n`,
+      `| added by Redis | ${ms(median(a.p50s) - median(b.p50s))} | ${ms(percentile(a.all, 99) - percentile(b.all, 99))} | | ` +
+        `${perRequest(a.cpu - b.cpu)} (and redis-server ${perRequest(redisCpu)}) |\n`,
     );
     const paired = a.p50s.map((p50, i) => p50 - b.p50s[i]);
     process.stdout.write(

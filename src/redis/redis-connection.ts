@@ -18,6 +18,9 @@ export const OPERATION_DEADLINE_MS = 90;
 /** While Redis is out: how often the probe checks whether it answers again (and the longest pause between reconnections). */
 const PROBE_INTERVAL_MS = 500;
 
+/** When ioredis itself gives up on a command (see commandTimeout below). */
+const COMMAND_TIMEOUT_MS = 1000;
+
 /** How long a connection attempt may take; requests never wait for one (they use the fallback meanwhile). */
 const CONNECT_TIMEOUT_MS = 2000;
 
@@ -48,16 +51,24 @@ function reasonOf(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
 
-/** The operation's result, or a rejection once OPERATION_DEADLINE_MS have passed without one. */
+/**
+ * The operation's result, or a rejection once OPERATION_DEADLINE_MS have passed without one. The rejection waits for
+ * the poll phase of the event loop that fires the timer: when this process itself was busy past the deadline (a
+ * loaded machine), a reply that arrived meanwhile is read first and wins, so only Redis's own slowness counts.
+ */
 async function withinDeadline<T>(operation: Promise<T>): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
+  let immediate: NodeJS.Immediate | undefined;
   const deadline = new Promise<never>((_resolve, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer within ${OPERATION_DEADLINE_MS} ms`)), OPERATION_DEADLINE_MS);
+    timer = setTimeout(() => {
+      immediate = setImmediate(() => reject(new Error(`no answer within ${OPERATION_DEADLINE_MS} ms`)));
+    }, OPERATION_DEADLINE_MS);
   });
   try {
     return await Promise.race([operation, deadline]);
   } finally {
     clearTimeout(timer);
+    clearImmediate(immediate);
   }
 }
 
@@ -83,8 +94,9 @@ export class RedisConnection {
     this.where = redactedRedisUrl(url);
     this.client = new Redis(url, {
       connectTimeout: CONNECT_TIMEOUT_MS,
-      // A second bound under attempt()'s own, so a stalled command also leaves ioredis's queue.
-      commandTimeout: OPERATION_DEADLINE_MS,
+      // A backstop that ends a stalled command's own promise; requests stop waiting at OPERATION_DEADLINE_MS
+      // (withinDeadline). Not equal to it: ioredis's timer, started first, would fire before a late reply is read.
+      commandTimeout: COMMAND_TIMEOUT_MS,
       // Not connected: a command fails at once instead of waiting in a queue for the connection.
       enableOfflineQueue: false,
       // Lost connection: the commands in flight fail at once instead of being sent again after reconnecting.
