@@ -3,16 +3,23 @@
 // dist/src/index.js`, the rate limit on: 1,000,000 a minute, so nothing is refused), one with REDIS_URL and one
 // without, then sends the same request to each in alternating rounds (so both see the same load of the machine):
 // a project by id, named by its automatic-persisted-query hash, from 16 clients (BENCH_CONCURRENCY) with a caller id
-// each. Prints p50/p99 per variant (the median of the rounds' p50s, the p99 of all requests) and the difference;
-// then the same with Redis stalled (SIGSTOP: the first requests wait for the 90 ms deadline) and killed (SIGKILL),
-// and what Redis held (memory per rate-limit key and per document). No pass/fail: numbers for docs/performance.md.
+// each. Prints p50/p99 per variant (the median of the rounds' p50s, the p99 of all requests), the difference and the
+// services' CPU per request. On a loaded machine that difference drowns in noise, so it also measures, in this
+// process, what a request waits for on Redis alone: the rate-limit count through the service's own store, against
+// the in-memory store (alternating rounds, 16 callers at once). Then the service with Redis stalled (SIGSTOP: the
+// first requests wait for the 90 ms deadline) and killed (SIGKILL), and what Redis held (memory per rate-limit key
+// and per document). No pass/fail: numbers for docs/performance.md.
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { createHash } from "node:crypto";
 import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
+import LocalStore from "@fastify/rate-limit/store/LocalStore";
 import { Redis } from "ioredis";
+import pino from "pino";
+import { sharedRateLimitStore } from "../src/redis/rate-limit-store";
+import { RedisConnection } from "../src/redis/redis-connection";
 import { loadBenchConfig } from "./bench-config";
 import { databaseUri, startBenchServer } from "./bench-database";
 
@@ -131,6 +138,60 @@ function cpuSeconds(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime: clock ticks of 1/100 s
 }
 
+interface Counter {
+  incr(key: string, callback: (error: Error | null) => void, timeWindow: number, max: number): void;
+}
+
+/** `count` rate-limit counts from CONCURRENCY callers through `store`, as a request makes them: the wait of each (ms) and this process's CPU (s). */
+async function countRound(store: Counter, count: number): Promise<{ waits: number[]; cpu: number }> {
+  const waits: number[] = [];
+  let next = 0;
+  const cpuBefore = process.cpuUsage();
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async (_, caller) => {
+      while (next++ < count) {
+        const started = performance.now();
+        await new Promise<void>((resolve, reject) =>
+          store.incr(`caller:bench-${caller}`, (err) => (err ? reject(err) : resolve()), 60_000, 1_000_000),
+        );
+        waits.push(performance.now() - started);
+      }
+    }),
+  );
+  const cpu = process.cpuUsage(cpuBefore);
+  return { waits, cpu: (cpu.user + cpu.system) / 1e6 };
+}
+
+/**
+ * The wait a request makes on Redis, alone: the rate-limit count through the service's own store (a request whose
+ * persisted document this instance knows makes no other Redis call), against the in-memory store, in this process.
+ */
+async function measureCounts(url: string): Promise<string> {
+  const connection = new RedisConnection(url, { logger: pino({ level: "silent" }), onError: () => undefined });
+  await waitFor(async () => connection.available, "the bench's own connection");
+  const Shared = sharedRateLimitStore(connection, "bench:rate-limit:");
+  const stores: [string, Counter][] = [
+    ["in memory (no Redis)", new LocalStore(false, false)],
+    ["Redis (REDIS_URL)", new Shared({ continueExceeding: false, exponentialBackoff: false })],
+  ];
+  const results = new Map(stores.map(([name]) => [name, { waits: [] as number[], cpu: 0 }]));
+  for (let r = 0; r < ROUNDS; r++) {
+    for (const [name, store] of r % 2 === 0 ? stores : [...stores].reverse()) {
+      const { waits, cpu } = await countRound(store, REQUESTS * 4);
+      results.get(name)!.waits.push(...waits);
+      results.get(name)!.cpu += cpu;
+    }
+  }
+  await connection.close();
+  const calls = ROUNDS * REQUESTS * 4;
+  let table =
+    "| rate-limit count, 16 callers at once | p50 ms | p99 ms | CPU per count (this process) |\n|---|---|---|---|\n";
+  for (const [name, v] of results) {
+    table += `| ${name} | ${percentile(v.waits, 50).toFixed(3)} | ${percentile(v.waits, 99).toFixed(3)} | ${((v.cpu / calls) * 1e6).toFixed(1)} µs |\n`;
+  }
+  return table;
+}
+
 const percentile = (values: number[], p: number) => {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
@@ -185,6 +246,8 @@ async function main(): Promise<void> {
     const keys = await client.dbsize();
     client.disconnect();
 
+    const counts = await measureCounts(redis.url);
+
     // An outage, on the REDIS_URL service alone: stalled, then gone.
     redis.process.kill("SIGSTOP");
     const stalled = await round(shared, REQUESTS);
@@ -223,6 +286,7 @@ async function main(): Promise<void> {
       `\nRound p50s, no Redis: ${b.p50s.map(ms).join(" ")}\nRound p50s, REDIS_URL: ${a.p50s.map(ms).join(" ")}\n` +
         `Median of the rounds' differences (REDIS_URL − no Redis, p50): ${ms(median(paired))} ms\n`,
     );
+    process.stdout.write(`\n${counts}`);
     process.stdout.write("\n| REDIS_URL service, one round each | p50 ms | p99 ms | max ms |\n|---|---|---|---|\n");
     for (const [name, v] of [
       ["Redis stalled (SIGSTOP)", stalled],
