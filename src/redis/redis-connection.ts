@@ -144,7 +144,7 @@ export class RedisConnection {
     const lost = this.state === "up";
     this.state = "down";
     this.options.logger.warn(
-      `Redis at ${this.where} ${lost ? "failed" : "is unreachable"} (${reasonOf(err)}): each instance counts rate ` +
+      `Redis at ${this.where} ${lost ? "failed" : "is unreachable"} (${reasonOf(err)}): this instance counts rate ` +
         `limits and keeps persisted queries on its own until Redis answers again`,
     );
     this.probe ??= setInterval(() => void this.check(), PROBE_INTERVAL_MS).unref();
