@@ -80,6 +80,9 @@ export async function startTestRedis(options: { password?: string; port?: number
       }
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
+    // Another server already on the port answers the PING while ours exits on "Address already in use".
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    if (started.exitCode !== null) throw new Error(`redis-server did not start on port ${port}: ${stderr}`);
   };
   const kill = async () => {
     if (child && child.exitCode === null && child.signalCode === null) {
