@@ -18,6 +18,9 @@ export const OPERATION_DEADLINE_MS = 90;
 /** While Redis is out: how often the probe checks whether it answers again (and the longest pause between reconnections). */
 const PROBE_INTERVAL_MS = 500;
 
+/** What the probe writes (under the prefix of every key of the service, src/redis/index.ts). */
+const PROBE_KEY = "project-service:probe";
+
 /** When ioredis itself gives up on a command (see commandTimeout below). */
 const COMMAND_TIMEOUT_MS = 1000;
 
@@ -150,12 +153,15 @@ export class RedisConnection {
     this.probe ??= setInterval(() => void this.check(), PROBE_INTERVAL_MS).unref();
   }
 
-  /** The probe: a connection that is still open (a stalled Redis keeps it) is tried with a PING. */
+  /**
+   * The probe: a connection that is still open (a stalled Redis keeps it) is tried with a write, not a PING: a Redis
+   * that is full (maxmemory without eviction) answers PING but refuses writes, and must stay out, not flap.
+   */
   private async check(): Promise<void> {
     if (this.state !== "down" || this.probing || this.client.status !== "ready") return;
     this.probing = true;
     try {
-      await withinDeadline(this.client.ping());
+      await withinDeadline(this.client.set(PROBE_KEY, "1", "PX", PROBE_INTERVAL_MS));
     } catch {
       this.options.onError(); // the same outage: counted, not logged again
       return;

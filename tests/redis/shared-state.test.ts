@@ -3,9 +3,11 @@
 // runs by its hash on the other. When Redis stalls (SIGSTOP), is killed (SIGKILL) or is not there at start, then
 // every request is still answered (nothing hangs on Redis), each instance limits and caches on its own, the outage is
 // logged once (warn) and counted in /metrics (redis_errors_total), /readyz stays 200, and sharing resumes by itself
-// when Redis is back. A real redis-server (tests/helpers/redis.ts), two real app instances; no mock of Redis.
+// when Redis is back; a Redis that is full (refusing writes) is one outage too. A real redis-server
+// (tests/helpers/redis.ts, driven by a real client where a test reconfigures it), two real app instances; no mock.
 import { createHash } from "node:crypto";
 import { Writable } from "node:stream";
+import { Redis } from "ioredis";
 import pino from "pino";
 import { dropTestDatabase, openTestDatabase } from "../helpers/database";
 import { startTestApp, type TestApp } from "../helpers/app";
@@ -254,5 +256,48 @@ describe("Redis not reachable when the instances start", () => {
 
     expect(await statuses("later", LIMIT, a, b)).toEqual(ok(LIMIT));
     expect((await post(b, "later", QUERY)).status).toBe(429);
+  });
+});
+
+describe("Redis full (maxmemory without eviction)", () => {
+  let redis: TestRedis;
+  let db: Database;
+  let a: Instance;
+  let b: Instance;
+  let admin: Redis;
+
+  beforeAll(async () => {
+    redis = await startTestRedis();
+    db = await openTestDatabase();
+    a = await startInstance(db, redis.url);
+    b = await startInstance(db, redis.url);
+    admin = new Redis(redis.url);
+    await until(() => redisLines(a, INFO).length > 0 && redisLines(b, INFO).length > 0, "both instances to connect");
+  });
+  afterAll(async () => {
+    admin?.disconnect();
+    await a?.t.close();
+    await b?.t.close();
+    if (db) await dropTestDatabase(db);
+    await redis?.close();
+  });
+
+  it("when Redis refuses writes, then the outage is logged once, not each time Redis answers a probe, and sharing resumes once it accepts them again", async () => {
+    await admin.config("SET", "maxmemory-policy", "noeviction");
+    await admin.config("SET", "maxmemory", "1");
+
+    expect(await statuses("full", LIMIT, a)).toEqual(ok(LIMIT));
+    expect((await post(a, "full", QUERY)).status).toBe(429);
+    expect((await post(b, "full", QUERY)).status).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, 1500)); // three probes
+    expect(redisLines(a, WARN)).toEqual([
+      expect.objectContaining({ msg: expect.stringMatching(/^Redis at redis:\/\/127\.0\.0\.1:\d+ failed \(OOM /) }),
+    ]);
+    expect(redisLines(a, INFO)).toHaveLength(1); // "connected", and no "answers again" yet
+
+    await admin.config("SET", "maxmemory", "0");
+    await until(() => redisLines(a, INFO).length === 2 && redisLines(b, INFO).length === 2, "Redis to be back");
+    expect(await statuses("not-full", LIMIT, a, b)).toEqual(ok(LIMIT));
+    expect((await post(a, "not-full", QUERY)).status).toBe(429);
   });
 });
