@@ -48,7 +48,7 @@ export function createApolloServer(options: {
     ],
     parseOptions: policy.parseOptions,
     // false: a request with extensions.persistedQuery that names no trusted document is refused before Apollo sees
-    // it; undefined: Apollo's default (on, with its bounded in-memory cache).
+    // it; undefined: Apollo's default (on, with its bounded in-memory cache); with REDIS_URL, the shared cache.
     persistedQueries: !policy.automaticPersistedQueries
       ? false
       : options.documentCache
