@@ -26,6 +26,8 @@ const BUNDLE_EXTERNALS = [
   "mongodb-memory-server",
   "mongodb-memory-server-core",
   "diff",
+  // The Redis client: loaded only with REDIS_URL (src/redis/index.ts).
+  "ioredis",
   "@opentelemetry/*",
   "@fastify/otel",
   // Optional peers and native add-ons of the driver, ws and type-graphql, absent unless a deployment adds them.

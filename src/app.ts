@@ -29,6 +29,7 @@ import { createServices } from "./services";
 import { registerGraphqlEndpoint } from "./live/graphql-endpoint";
 import { LiveServer } from "./live/graphql-ws";
 import { servedSchema } from "./graphql/schema";
+import { openSharedState } from "./redis";
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 
@@ -48,6 +49,7 @@ export type AppConfig = Pick<
   | "trustedDocuments"
   | "trustedDocumentsOnly"
   | "federation"
+  | "redisUrl"
 >;
 
 export interface AppOptions {
@@ -84,7 +86,11 @@ export async function createApp({ config, logger, db }: AppOptions): Promise<Fas
   const authenticator = createAuthenticator(config.auth);
   const metrics = new Metrics();
   const stopObservingDb = metrics.observeDatabase(db.connection.getClient());
-  await registerOperations(app, { config, authenticator, metrics });
+  // REDIS_URL: rate limits and automatic persisted queries shared by every instance (each falls back to its own).
+  const shared = config.redisUrl
+    ? await openSharedState(config.redisUrl, { logger, onError: () => metrics.redisErrors.inc() })
+    : undefined;
+  await registerOperations(app, { config, authenticator, metrics, rateLimitStore: shared?.rateLimitStore });
 
   const policy = createDocumentPolicy({
     production: config.production,
@@ -98,12 +104,14 @@ export async function createApp({ config, logger, db }: AppOptions): Promise<Fas
     policy,
     explorer: config.explorer,
     plugins: [operationOutcomePlugin(metrics)],
+    documentCache: shared?.documentCache,
   });
   await apollo.start();
   app.addHook("onClose", async () => {
     await apollo.stop();
     services.projectChanges.stop();
     stopObservingDb();
+    await shared?.close();
   });
   const live = new LiveServer({
     schema,

@@ -75,6 +75,18 @@ export interface Config<Workflow = unknown> {
   trustedDocumentsOnly: boolean;
   /** FEDERATION: serve the schema as an Apollo Federation 2 subgraph (graphql/federation.ts). */
   federation: boolean;
+  /** REDIS_URL: where instances share rate limits and automatic persisted queries; unset: each keeps its own. */
+  redisUrl?: string;
+}
+
+/** A redis:// or rediss:// (TLS) URL naming a host. */
+function isRedisUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return (url.protocol === "redis:" || url.protocol === "rediss:") && url.hostname !== "";
+  } catch {
+    return false;
+  }
 }
 
 /** scheme://host[:port] with nothing after it, as browsers send in Origin. */
@@ -147,6 +159,13 @@ export const SERVICE_VARIABLES = z.object({
   TRUSTED_DOCUMENTS: optionalString,
   TRUSTED_DOCUMENTS_ONLY: optionalBoolean,
   FEDERATION: optionalBoolean,
+  // Its password never shows in a configuration error.
+  REDIS_URL: shownAs(
+    optionalString.refine((v) => v === undefined || isRedisUrl(v), {
+      message: "accepts a redis:// or rediss:// (TLS) URL such as redis://:password@redis:6379/0",
+    }),
+    "uri",
+  ),
 });
 
 /**
@@ -228,6 +247,7 @@ export function loadConfig<Workflow>(env: NodeJS.ProcessEnv, formats: ConfigFile
     trustedDocumentsPath,
     trustedDocumentsOnly: trustedDocuments !== undefined && (e.TRUSTED_DOCUMENTS_ONLY ?? true),
     federation: e.FEDERATION ?? false,
+    redisUrl: e.REDIS_URL,
   };
 }
 

@@ -1,8 +1,10 @@
 // Apollo Server over the type-graphql schema: document limits and persisted documents (document-policy.ts), error
 // formatting, draining. Automatic persisted queries (Apollo's, on unless only trusted documents run) keep their
-// documents in Apollo's in-memory cache, per instance: a client whose hash an instance does not know gets
-// PERSISTED_QUERY_NOT_FOUND and sends the query again, as the protocol says.
+// documents in Apollo's in-memory cache, per instance, or with REDIS_URL in the cache src/redis gives, shared by every
+// instance: a client whose hash the cache does not know gets PERSISTED_QUERY_NOT_FOUND and sends the query again, as
+// the protocol says.
 import { ApolloServer, type ApolloServerPlugin } from "@apollo/server";
+import type { KeyValueCache } from "@apollo/utils.keyvaluecache";
 import {
   ApolloServerPluginCacheControlDisabled,
   ApolloServerPluginInlineTraceDisabled,
@@ -25,6 +27,8 @@ export function createApolloServer(options: {
   explorer: ExplorerConfig["explorer"];
   /** Which documents may run: the same policy the WebSocket path applies. */
   policy: DocumentPolicy;
+  /** Where automatic persisted queries are kept (REDIS_URL's shared cache); default: Apollo's in-memory cache. */
+  documentCache?: KeyValueCache<string>;
 }) {
   const { policy } = options;
   return new ApolloServer<Context>({
@@ -46,8 +50,12 @@ export function createApolloServer(options: {
     ],
     parseOptions: policy.parseOptions,
     // false: a request with extensions.persistedQuery that names no trusted document is refused before Apollo sees
-    // it; undefined: Apollo's default (on, with its bounded in-memory cache).
-    persistedQueries: policy.automaticPersistedQueries ? undefined : false,
+    // it; undefined: Apollo's default (on, with its bounded in-memory cache); with REDIS_URL, the shared cache.
+    persistedQueries: !policy.automaticPersistedQueries
+      ? false
+      : options.documentCache
+        ? { cache: options.documentCache }
+        : undefined,
     includeStacktraceInErrorResponses: false,
     // src/main.ts owns the signals: it closes Fastify (which stops Apollo), then the database.
     stopOnTerminationSignals: false,

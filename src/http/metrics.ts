@@ -56,6 +56,12 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  readonly redisErrors = new Counter({
+    name: "redis_errors_total",
+    help: "Failed or timed-out Redis operations and connection attempts (REDIS_URL); meanwhile each instance limits and caches on its own",
+    registers: [this.registry],
+  });
+
   constructor() {
     collectDefaultMetrics({ register: this.registry });
   }

@@ -2,7 +2,9 @@
 // authenticated caller (JWT sub, or X-User-Id in header mode), else the client address; probes and the metrics
 // scrape are exempt. Over the limit the request fails with a TOO_MANY_REQUESTS DomainError and Retry-After, which
 // the app's error handler answers in the route's shape (REST envelope, GraphQL error; answers/http-fallback.ts).
-import rateLimit from "@fastify/rate-limit";
+// Counts live in this instance's memory, or with REDIS_URL in the store src/redis gives (one count per caller across
+// every instance, and this instance's memory while Redis is out).
+import rateLimit, { type FastifyRateLimitStoreCtor } from "@fastify/rate-limit";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { DomainError, ErrorCode, FieldErrorReason } from "../shared/errors";
 import { isOperationsRoute } from "./caller";
@@ -21,10 +23,18 @@ function rateLimitKey(request: FastifyRequest): string {
   return caller?.authenticated && caller.id ? `caller:${caller.id}` : `address:${request.ip}`;
 }
 
-/** Register before the routes: the plugin attaches its hook to each route as it is added. */
-export async function registerRateLimit(app: FastifyInstance, perMinute: number): Promise<void> {
+/**
+ * Register before the routes: the plugin attaches its hook to each route as it is added. `store`: where counts are
+ * kept (default: this instance's memory).
+ */
+export async function registerRateLimit(
+  app: FastifyInstance,
+  perMinute: number,
+  store?: FastifyRateLimitStoreCtor,
+): Promise<void> {
   if (perMinute <= 0) return;
   await app.register(rateLimit, {
+    ...(store ? { store } : {}),
     max: perMinute,
     timeWindow: 60_000,
     // After the caller hook (app-level onRequest hooks run before route-level ones), before the body is read.
