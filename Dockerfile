@@ -8,10 +8,9 @@ FROM node:26-trixie-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 # No install scripts: none of the dependencies needs one (package.json's allowScripts denies each, with the reason),
-# and the slim image has no toolchain for native rebuilds. `npm install`, not
-# `npm ci`: the lockfile lacks other platforms' optional binaries (e.g. @swc/core-darwin-arm64, absent from the
-# registry it was made with), which `npm ci` refuses; `npm install` installs exactly the locked tree.
-RUN npm install --ignore-scripts --no-audit --no-fund
+# and the slim image has no toolchain for native rebuilds. `npm ci`: exactly the locked tree, or a failure when
+# package.json and the lockfile disagree (the lockfile lists every platform's optional binaries, so it is complete).
+RUN npm ci --ignore-scripts --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
 COPY scripts ./scripts
@@ -22,7 +21,7 @@ FROM node:26-trixie-slim
 ENV NODE_ENV=production
 WORKDIR /app
 COPY package.json package-lock.json ./
-RUN npm install --omit=dev --ignore-scripts --no-audit --no-fund && npm cache clean --force
+RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund && npm cache clean --force
 COPY --from=build /app/dist ./dist
 USER node
 EXPOSE 4000

@@ -41,7 +41,7 @@ describe("Dockerfile", () => {
     expect(engines.split("||").some((range) => /^>=\s*2[0-6][.\d]*$/.test(range.trim()))).toBe(true);
   });
 
-  // npm install, not npm ci: the lockfile lacks other platforms' optional binaries, which npm ci refuses (README).
+  // npm ci: exactly the lockfile's tree, refused when package.json and the lockfile disagree; no install scripts.
   it("when a RUN step calls npm, then it installs the locked tree (lockfile copied first) or runs a script package.json has", () => {
     const runs = steps.filter((s) => s.op === "RUN");
     expect(runs.length).toBeGreaterThan(0);
@@ -51,7 +51,7 @@ describe("Dockerfile", () => {
         if (script) expect(Object.keys(scripts)).toContain(script);
         else
           expect(command).toMatch(
-            /^npm (install( --omit=dev)? --ignore-scripts --no-audit --no-fund|cache clean --force)$/,
+            /^npm (ci( --omit=dev)? --ignore-scripts --no-audit --no-fund|cache clean --force)$/,
           );
       }
     }
@@ -78,7 +78,7 @@ describe("Dockerfile", () => {
     expect(finalStage.find((s) => s.op === "COPY" && s.args.startsWith("--from"))?.args).toBe(
       "--from=build /app/dist ./dist",
     );
-    expect(finalStage.find((s) => s.op === "RUN")?.args).toContain("npm install --omit=dev");
+    expect(finalStage.find((s) => s.op === "RUN")?.args).toContain("npm ci --omit=dev");
   });
 
   it("when Docker checks its health, then node's fetch asks GET /readyz", () => {
