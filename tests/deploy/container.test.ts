@@ -50,9 +50,7 @@ describe("Dockerfile", () => {
         const script = /^npm run (\S+)/.exec(command)?.[1];
         if (script) expect(Object.keys(scripts)).toContain(script);
         else
-          expect(command).toMatch(
-            /^npm (ci( --omit=dev)? --ignore-scripts --no-audit --no-fund|cache clean --force)$/,
-          );
+          expect(command).toMatch(/^npm (ci( --omit=dev)? --ignore-scripts --no-audit --no-fund|cache clean --force)$/);
       }
     }
     expect(fs.existsSync(path.join(REPO, "package-lock.json"))).toBe(true);
