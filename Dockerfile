@@ -1,24 +1,27 @@
 # The service's container image. Build stage: all dependencies and tsc; final stage: production dependencies and
 # the compiled dist/ only, run as the unprivileged "node" user with NODE_ENV=production. The image has no embedded
 # database (no Go, no mongod): set MONGODB_URI (compose.yaml runs MongoDB next to it).
-FROM node:20-bookworm-slim AS build
+# Node 26, the active LTS, in the slim variant (Node 20 is past its end of life); docs/operations.md says which
+# versions are supported and tested. The start uses Node's compile cache, in /tmp/node-compile-cache (dist/ is
+# root's; the first start of a container writes the cache, later starts of that container use it).
+FROM node:26-trixie-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
-# No install scripts: tsc needs none, and the slim image has no toolchain for native rebuilds. `npm install`, not
-# `npm ci`: the lockfile lacks other platforms' optional binaries (e.g. @swc/core-darwin-arm64, absent from the
-# registry it was made with), which `npm ci` refuses; `npm install` installs exactly the locked tree.
-RUN npm install --ignore-scripts --no-audit --no-fund
+# No install scripts: none of the dependencies needs one (package.json's allowScripts denies each, with the reason),
+# and the slim image has no toolchain for native rebuilds. `npm ci`: exactly the locked tree, or a failure when
+# package.json and the lockfile disagree (the lockfile lists every platform's optional binaries, so it is complete).
+RUN npm ci --ignore-scripts --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
 COPY scripts ./scripts
 COPY bench ./bench
 RUN npm run build
 
-FROM node:20-bookworm-slim
+FROM node:26-trixie-slim
 ENV NODE_ENV=production
 WORKDIR /app
 COPY package.json package-lock.json ./
-RUN npm install --omit=dev --ignore-scripts --no-audit --no-fund && npm cache clean --force
+RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund && npm cache clean --force
 COPY --from=build /app/dist ./dist
 USER node
 EXPOSE 4000

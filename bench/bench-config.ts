@@ -19,6 +19,8 @@ export interface BenchConfig extends ToolConfig {
   ferretdbPushdown: boolean;
   /** BENCH_CPU_PROF=1: bench:startup writes a V8 CPU profile of each start of the service (default off). */
   cpuProfile: boolean;
+  /** BENCH_NODES: comma-separated Node binaries bench:startup compares (default: the Node running it). */
+  nodes: string[];
   /** NODE_ENV, only printed with the results. */
   nodeEnv?: string;
 }
@@ -32,6 +34,7 @@ const BENCH_VARIABLES = z.object({
   BENCH_RUNS: wholeNumber(10, 1, 10_000),
   BENCH_PUSHDOWN: oneOf(["on", "off"], "on"),
   BENCH_CPU_PROF: oneOf(["0", "1"], "0"),
+  BENCH_NODES: optionalString,
   NODE_ENV: optionalString,
 });
 
@@ -46,6 +49,7 @@ export function loadBenchConfig(env: NodeJS.ProcessEnv = process.env): BenchConf
     runs: e.BENCH_RUNS,
     ferretdbPushdown: e.BENCH_PUSHDOWN === "on",
     cpuProfile: e.BENCH_CPU_PROF === "1",
+    nodes: e.BENCH_NODES ? e.BENCH_NODES.split(",").map((node) => node.trim()) : [],
     nodeEnv: e.NODE_ENV,
   };
 }

@@ -1,12 +1,16 @@
-// npm run bench:startup: how long a cold start takes until GET /readyz answers 200, for the service
-// (`node dist/src/index.js`, as `npm start` runs it with dist/ current: from its bundle with V8's code cache,
-// src/start-bundle.ts), for the service from dist/ module by module (`node dist/src/main.js`), and for a bare
-// reference server (Fastify + graphql-js + the MongoDB driver, bench/bare-server.ts), all on the same running
-// database (the embedded one, or MONGODB_URI), in turn, BENCH_RUNS times each. Prints the medians and the ratios to
-// the bare server. With BENCH_CPU_PROF=1 each
-// run of the service also writes a V8 CPU profile (node --cpu-prof) into a folder it names, for a look at where the
-// start-up time goes (Chrome DevTools' Performance tab opens them).
-import { spawn } from "node:child_process";
+// npm run bench:startup: how long a cold start takes until GET /readyz answers 200, on each Node of BENCH_NODES
+// (default: the one running the bench), in turn, BENCH_RUNS rounds, every variant once per round:
+// - the service as `npm start` and the container start it (`node dist/src/index.js`: from its bundle with V8's
+//   code cache, src/start-bundle.ts);
+// - on Node >= 22 also the bundle with Node's compile cache (module.enableCompileCache) instead of V8's code cache;
+// - the bundle with no cache (`node dist/src/main.bundle.js`), the service from dist/ module by module
+//   (`node dist/src/main.js`), and a bare reference server (Fastify + graphql-js + the MongoDB driver,
+//   bench/bare-server.ts);
+// all on the same running database (the embedded one, or MONGODB_URI). Prints the medians, the ratios to the bare
+// server on the same Node, and the load average. With BENCH_CPU_PROF=1 each run of the service also writes a V8 CPU
+// profile (node --cpu-prof) into a folder it names, for a look at where the start-up time goes (Chrome DevTools'
+// Performance tab opens them).
+import { execFileSync, spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -20,7 +24,10 @@ const BENCH = loadBenchConfig();
 const DIST = path.join(__dirname, "..");
 const SERVICE = path.join(DIST, "src", "index.js");
 const UNBUNDLED = path.join(DIST, "src", "main.js");
+const BUNDLE = path.join(DIST, "src", "main.bundle.js");
 const BARE = path.join(DIST, "bench", "bare-server.js");
+/** The bundle loaded by `require` with Node's compile cache on (Node >= 22), instead of V8's code cache. */
+const COMPILE_CACHE_PROGRAM = `require("node:module").enableCompileCache(); require(${JSON.stringify(BUNDLE)})`;
 const PROFILE = BENCH.cpuProfile;
 const PROFILE_DIR = PROFILE ? fs.mkdtempSync(path.join(os.tmpdir(), "project-service-startup-prof-")) : "";
 
@@ -38,18 +45,26 @@ interface Start {
   cpu: number;
 }
 
-/** Spawns `script` and times it until its /readyz answers 200. */
-async function coldStart(script: string, env: NodeJS.ProcessEnv, profile: boolean): Promise<Start> {
+interface Variant {
+  name: string;
+  node: string;
+  /** What follows `node` on the command line. */
+  args: string[];
+  profile?: boolean;
+}
+
+/** Spawns the variant and times it until its /readyz answers 200. */
+async function coldStart(variant: Variant, env: NodeJS.ProcessEnv): Promise<Start> {
   const started = performance.now();
-  const args = profile ? ["--cpu-prof", `--cpu-prof-dir=${PROFILE_DIR}`, script] : [script];
-  const child = spawn(process.execPath, args, { env, stdio: ["ignore", "pipe", "inherit"] });
+  const profile = variant.profile && PROFILE ? ["--cpu-prof", `--cpu-prof-dir=${PROFILE_DIR}`] : [];
+  const child = spawn(variant.node, [...profile, ...variant.args], { env, stdio: ["ignore", "pipe", "inherit"] });
   try {
     const url = await new Promise<string>((resolve, reject) => {
       readline.createInterface({ input: child.stdout! }).on("line", (line) => {
         const match = /Ready: (http:\/\/[^\s/|]+)/.exec(line);
         if (match) resolve(match[1].replace("localhost", "127.0.0.1"));
       });
-      child.once("exit", (code) => reject(new Error(`${path.basename(script)} exited with ${code}`)));
+      child.once("exit", (code) => reject(new Error(`${variant.name} exited with ${code}`)));
     });
     for (;;) {
       const response = await fetch(`${url}/readyz`).catch(() => undefined);
@@ -78,31 +93,54 @@ async function main(): Promise<void> {
   };
   try {
     // As npm start does: the bundle matches dist/ (built again if a tsc run changed dist/ since).
-    if (!bundleIsCurrent(path.join(DIST, "src", "main.bundle.js"))) buildBundle(path.join(DIST, "src"));
-    // One start of each first, unmeasured: the database creates its collections and indexes, the OS caches files,
-    // and the service keeps its bundle's code cache (as the first `npm start` after a build does).
-    await coldStart(SERVICE, env, false);
-    await coldStart(UNBUNDLED, env, false);
-    await coldStart(BARE, env, false);
-    const service: Start[] = [];
-    const unbundled: Start[] = [];
-    const bare: Start[] = [];
-    for (let run = 0; run < BENCH.runs; run++) {
-      service.push(await coldStart(SERVICE, env, PROFILE));
-      unbundled.push(await coldStart(UNBUNDLED, env, false));
-      bare.push(await coldStart(BARE, env, false));
-      const [s, u, b] = [service.at(-1)!, unbundled.at(-1)!, bare.at(-1)!];
-      process.stderr.write(
-        `run ${run + 1}/${BENCH.runs}: service ${s.wall.toFixed(0)} ms (CPU ${s.cpu}), from dist/ ${u.wall.toFixed(0)} ms (CPU ${u.cpu}), bare ${b.wall.toFixed(0)} ms (CPU ${b.cpu})\n`,
-      );
+    if (!bundleIsCurrent(BUNDLE)) await buildBundle(path.join(DIST, "src"));
+    const variants: Variant[] = [];
+    for (const node of BENCH.nodes.length > 0 ? BENCH.nodes : [process.execPath]) {
+      const version = execFileSync(node, ["--version"], { encoding: "utf8" }).trim();
+      const major = Number(/^v(\d+)/.exec(version)![1]);
+      variants.push({
+        name: `${version} service (npm start: bundle, V8 code cache)`,
+        node,
+        args: [SERVICE],
+        profile: true,
+      });
+      if (major >= 22) {
+        variants.push({ name: `${version} bundle, Node's compile cache`, node, args: ["-e", COMPILE_CACHE_PROGRAM] });
+      }
+      variants.push({ name: `${version} bundle, no cache`, node, args: [BUNDLE] });
+      variants.push({ name: `${version} from dist/ module by module`, node, args: [UNBUNDLED] });
+      variants.push({ name: `${version} bare Fastify + graphql-js + driver`, node, args: [BARE] });
     }
+    // One start of each first, unmeasured: the database creates its collections and indexes, the OS caches files,
+    // and the caches of compiled code are written (as by the first `npm start` after a build).
+    for (const variant of variants) await coldStart({ ...variant, profile: false }, env);
+    const starts = new Map<Variant, Start[]>(variants.map((variant) => [variant, []]));
+    for (let run = 0; run < BENCH.runs; run++) {
+      const line: string[] = [];
+      for (const variant of variants) {
+        const start = await coldStart(variant, env);
+        starts.get(variant)!.push(start);
+        line.push(`${variant.name} ${start.wall.toFixed(0)} ms (CPU ${start.cpu})`);
+      }
+      process.stderr.write(`run ${run + 1}/${BENCH.runs}: ${line.join(", ")}\n`);
+    }
+    const load = os
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(" ");
     console.log(
-      `Cold start to /readyz 200, median of ${BENCH.runs} (NODE_ENV=${BENCH.nodeEnv ?? "unset"}, load ${os.loadavg()[0].toFixed(1)}):`,
+      `Cold start to /readyz 200, median of ${BENCH.runs} (NODE_ENV=${BENCH.nodeEnv ?? "unset"}, load average ${load}, ${os.cpus().length} CPUs):`,
     );
-    for (const measure of ["wall", "cpu"] as const) {
-      const [s, u, b] = [service, unbundled, bare].map((starts) => median(starts.map((x) => x[measure])));
+    console.log("| variant | wall | CPU | ratio to bare on the same Node (wall / CPU) |\n|---|---|---|---|");
+    const medians = (variant: Variant) => ({
+      wall: median(starts.get(variant)!.map((s) => s.wall)),
+      cpu: median(starts.get(variant)!.map((s) => s.cpu)),
+    });
+    for (const variant of variants) {
+      const bare = medians(variants.find((v) => v.node === variant.node && v.args[0] === BARE)!);
+      const { wall, cpu } = medians(variant);
       console.log(
-        `  ${measure === "wall" ? "wall time" : "CPU time "}: service ${s.toFixed(0)} ms (${(s / b).toFixed(2)}×), from dist/ module by module ${u.toFixed(0)} ms (${(u / b).toFixed(2)}×), bare Fastify + graphql-js + driver ${b.toFixed(0)} ms`,
+        `| ${variant.name} | ${wall.toFixed(0)} ms | ${cpu.toFixed(0)} ms | ${(wall / bare.wall).toFixed(2)}× / ${(cpu / bare.cpu).toFixed(2)}× |`,
       );
     }
     if (PROFILE) console.log(`  CPU profiles of the service's starts: ${PROFILE_DIR}`);

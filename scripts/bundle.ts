@@ -2,13 +2,16 @@
 // file, and its manifest (the compiled files it holds, to tell when it no longer matches them). `npm run build` runs
 // it after tsc, and `npm start` (scripts/run.js) when the bundle is missing or stale. src/start-bundle.ts starts from
 // it. esbuild only joins the JavaScript tsc emitted (decorator metadata included); it compiles no TypeScript.
+// esbuild works in a child process (`esbuild --service`); it is stopped once the bundle is written, so a service
+// started after bundling (npm start) has no esbuild beside it. The asynchronous API, because its child belongs to
+// this thread: buildSync's lives in a worker thread, and stopping that worker leaves the child unreaped.
 //
 // Left out, loaded by `require` from node_modules as usual: packages the start does not load (the REST
 // documentation, tokens, the embedded database's tools, tracing: each loaded on first use), packages that read their
 // own files next to their code, and optional native add-ons that are not installed.
 import fs from "node:fs";
 import path from "node:path";
-import { buildSync } from "esbuild";
+import { build, stop } from "esbuild";
 import { REPO_ROOT } from "../src/shared/package-root";
 import { writeManifest } from "../src/start-bundle";
 
@@ -44,9 +47,9 @@ const BUNDLE_EXTERNALS = [
   "class-validator",
 ];
 
-export function buildBundle(distSrc: string): string {
+export async function buildBundle(distSrc: string): Promise<string> {
   const bundle = path.join(distSrc, "main.bundle.js");
-  const result = buildSync({
+  const result = await build({
     entryPoints: [path.join(distSrc, "main.js")],
     bundle: true,
     platform: "node",
@@ -60,7 +63,7 @@ export function buildBundle(distSrc: string): string {
     // Needed for correctness, not only for stack traces: esbuild renames a class whose name another module also
     // uses (Project2), and type-graphql names GraphQL types after their classes.
     keepNames: true,
-  });
+  }).finally(() => stop());
   // Through a temporary file: a service starting meanwhile (another `npm start`) reads the old bundle or the new
   // one, never half of one; the new manifest follows, so until then the new bundle counts as stale.
   const temporary = `${bundle}.${process.pid}.tmp`;
@@ -73,8 +76,14 @@ export function buildBundle(distSrc: string): string {
 
 if (require.main === module) {
   const started = Date.now();
-  const bundle = buildBundle(path.join(__dirname, "..", "src"));
-  process.stderr.write(
-    `Bundled the service into ${path.relative(process.cwd(), bundle)} in ${Date.now() - started} ms\n`,
+  void buildBundle(path.join(__dirname, "..", "src")).then(
+    (bundle) =>
+      process.stderr.write(
+        `Bundled the service into ${path.relative(process.cwd(), bundle)} in ${Date.now() - started} ms\n`,
+      ),
+    (err: unknown) => {
+      console.error(err);
+      process.exitCode = 1;
+    },
   );
 }

@@ -97,9 +97,10 @@ function buildIfStale(target, then) {
 
 /**
  * The service starts from its bundle (src/start-bundle.ts): bundles it again when it no longer matches dist/, as
- * after a `tsc` run. Without esbuild (installed without dev dependencies) the service starts from dist/.
+ * after a `tsc` run. Without esbuild (installed without dev dependencies) the service starts from dist/. esbuild's
+ * child process has ended when this resolves (scripts/bundle.ts), so none stays beside the service.
  */
-function bundleIfStale() {
+async function bundleIfStale() {
   const { bundleIsCurrent } = require(path.join(ROOT, "dist", "src", "start-bundle.js"));
   if (bundleIsCurrent(path.join(ROOT, "dist", "src", "main.bundle.js"))) return;
   let buildBundle;
@@ -109,7 +110,7 @@ function bundleIfStale() {
     return;
   }
   const started = Date.now();
-  buildBundle(path.join(ROOT, "dist", "src"));
+  await buildBundle(path.join(ROOT, "dist", "src"));
   process.stderr.write(`Bundled the service in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
 }
 
@@ -120,8 +121,8 @@ function main() {
     process.exit(2);
   }
   const target = path.resolve(ROOT, relativeTarget);
-  buildIfStale(target, () => {
-    if (target === SERVICE) bundleIfStale();
+  buildIfStale(target, async () => {
+    if (target === SERVICE) await bundleIfStale();
     // The target sees the arguments as if it had been started itself (node <target> args…).
     process.argv = [process.argv[0], target, ...args];
     require(target);

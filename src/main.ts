@@ -30,9 +30,9 @@ async function main(): Promise<void> {
     if (database.embeddedUri) logger.debug(`Embedded database at ${database.embeddedUri}`);
     const from = (globalThis as Record<symbol, StartedFrom | undefined>)[STARTED_FROM];
     logger.debug(
-      from
-        ? `Started from ${path.relative(REPO_ROOT, from.bundle)} (V8 code cache ${from.codeCache})`
-        : "Started from dist/, module by module",
+      from?.bundle
+        ? `Started from ${path.relative(REPO_ROOT, from.bundle)} (V8 code cache ${from.codeCache}; Node's compile cache ${from.compileCache})`
+        : `Started from dist/, module by module${from ? ` (Node's compile cache ${from.compileCache})` : ""}`,
     );
     const app = await createApp({ config, logger, db: database.db });
     const { description } = database;

@@ -1,6 +1,6 @@
 // When the service is deployed as a container (no Docker engine runs here, so the files are checked, not built),
 // then the Dockerfile runs only commands package.json provides on files that exist, ends in a non-root production
-// stage that starts dist/src/index.js, and compose.yaml runs it beside a MongoDB 7 replica set, passing only
+// stage on Node 26 (the active LTS, slim, within package.json's engines) that starts dist/src/index.js, and compose.yaml runs it beside a MongoDB 7 replica set, passing only
 // variables the service reads.
 import fs from "node:fs";
 import path from "node:path";
@@ -34,12 +34,14 @@ describe("Dockerfile", () => {
   const finalStage = steps.slice(stages[stages.length - 1].i);
   const scripts = JSON.parse(read("package.json")).scripts as Record<string, string>;
 
-  it("when built, then it has a build stage and a final stage on Node 20", () => {
+  it("when built, then it has a build stage and a final stage on Node 26, slim, a version package.json's engines accept", () => {
     expect(stages.length).toBe(2);
-    for (const stage of stages) expect(stage.args).toMatch(/^node:20[-\w.]*( AS \w+)?$/i);
+    for (const stage of stages) expect(stage.args).toMatch(/^node:26-[a-z]+-slim( AS \w+)?$/i);
+    const engines = JSON.parse(read("package.json")).engines.node as string;
+    expect(engines.split("||").some((range) => /^>=\s*2[0-6][.\d]*$/.test(range.trim()))).toBe(true);
   });
 
-  // npm install, not npm ci: the lockfile lacks other platforms' optional binaries, which npm ci refuses (README).
+  // npm ci: exactly the lockfile's tree, refused when package.json and the lockfile disagree; no install scripts.
   it("when a RUN step calls npm, then it installs the locked tree (lockfile copied first) or runs a script package.json has", () => {
     const runs = steps.filter((s) => s.op === "RUN");
     expect(runs.length).toBeGreaterThan(0);
@@ -48,9 +50,7 @@ describe("Dockerfile", () => {
         const script = /^npm run (\S+)/.exec(command)?.[1];
         if (script) expect(Object.keys(scripts)).toContain(script);
         else
-          expect(command).toMatch(
-            /^npm (install( --omit=dev)? --ignore-scripts --no-audit --no-fund|cache clean --force)$/,
-          );
+          expect(command).toMatch(/^npm (ci( --omit=dev)? --ignore-scripts --no-audit --no-fund|cache clean --force)$/);
       }
     }
     expect(fs.existsSync(path.join(REPO, "package-lock.json"))).toBe(true);
@@ -76,7 +76,7 @@ describe("Dockerfile", () => {
     expect(finalStage.find((s) => s.op === "COPY" && s.args.startsWith("--from"))?.args).toBe(
       "--from=build /app/dist ./dist",
     );
-    expect(finalStage.find((s) => s.op === "RUN")?.args).toContain("npm install --omit=dev");
+    expect(finalStage.find((s) => s.op === "RUN")?.args).toContain("npm ci --omit=dev");
   });
 
   it("when Docker checks its health, then node's fetch asks GET /readyz", () => {
