@@ -12,8 +12,10 @@
 // measures the baseline and this checkout in turn, each with its own service AND its own FerretDB program (built
 // from that checkout's tools/ferretdb). BENCH_FERRETDB_ENV="NAME=value ..." adds variables to this checkout's
 // FerretDB only (e.g. GOGC=100 to compare a collector setting). BENCH_ROUNDS rounds (default 2), BENCH_SECONDS of
-// load per cell (default 8) after BENCH_WARMUP_SECONDS (default 3). Prints the load average at each round's start
-// and the medians over rounds.
+// load per cell (default 8) after BENCH_WARMUP_SECONDS (default 3); BENCH_ONLY=<part of a scenario's name> runs only
+// the matching scenarios. Prints the load average at each round's start and the medians over rounds. (To profile
+// FerretDB under one scenario: BENCH_FERRETDB_ENV=FERRETDB_EMBEDDED_PPROF=127.0.0.1:6060, and take the profile once
+// stderr says "measuring" for it.)
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import http from "node:http";
@@ -50,7 +52,7 @@ interface Scenario {
 }
 
 const PAGE_FIELDS = "project_id project_name project_status start_date end_date";
-const SCENARIOS: Scenario[] = [
+const ALL_SCENARIOS: Scenario[] = [
   {
     name: "project by id, with its teacher",
     body: (i) =>
@@ -72,6 +74,8 @@ const SCENARIOS: Scenario[] = [
       }),
   },
 ];
+
+const SCENARIOS = ALL_SCENARIOS.filter((s) => s.name.includes(process.env.BENCH_ONLY ?? ""));
 
 /** CPU time (user + system) a process has used so far, in ms (Linux /proc; 100 clock ticks a second). */
 function cpuMs(pid: number): number {
@@ -270,6 +274,7 @@ async function main(): Promise<void> {
           for (const kind of ["service", "bare"] as const) {
             const server = build[kind];
             await load(server, scenario, WARMUP_SECONDS, build.ferretdb.pid!);
+            process.stderr.write(`measuring ${scenario.name}|${build.name}|${kind}\n`);
             const cell = await load(server, scenario, SECONDS, build.ferretdb.pid!);
             const key = `${scenario.name}|${build.name}|${kind}`;
             cells.set(key, [...(cells.get(key) ?? []), cell]);

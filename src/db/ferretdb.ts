@@ -16,7 +16,7 @@ import type { EmbeddedDatabase, Progress } from "./embedded-server";
 const SOURCE_DIR = path.join(REPO_ROOT, "tools", "ferretdb");
 /** Changes to FerretDB's own files (unified diffs, paths relative to the module's root), applied in this order: each
  * patch is written against FerretDB's files as the patches before it left them. */
-const PATCH_FILES = ["pushdown.patch"];
+const PATCH_FILES = ["pushdown.patch", "readpath.patch"];
 /** Files added to FerretDB's packages, at their paths in the module (a leading "_" hides them from Go tools). */
 const ADDED_DIR = "_added";
 const FERRETDB_MODULE = "github.com/FerretDB/FerretDB";
@@ -178,6 +178,12 @@ export interface FerretDbOptions {
   pushdown?: boolean;
   /** A file to which every SQL statement FerretDB runs is appended (for explainSqlLog). */
   sqlLog?: string;
+  /**
+   * How results the pushdown proved exact are answered (tools/ferretdb/readpath.patch): "on" (default) from SQLite's
+   * JSON straight to BSON; "off" through FerretDB's own types and iterators; "check" both, failing the request when
+   * their BSON differs (for tests).
+   */
+  readpath?: "on" | "off" | "check";
 }
 
 /** Starts FerretDB on an ephemeral loopback port, keeping its SQLite files in dataDir. */
@@ -191,7 +197,9 @@ export async function startFerretDb(
   const env = { ...process.env };
   delete env.FERRETDB_EMBEDDED_PUSHDOWN;
   delete env.FERRETDB_EMBEDDED_SQL_LOG;
+  delete env.FERRETDB_EMBEDDED_READPATH;
   if (options.pushdown === false) env.FERRETDB_EMBEDDED_PUSHDOWN = "off";
+  if (options.readpath && options.readpath !== "on") env.FERRETDB_EMBEDDED_READPATH = options.readpath;
   if (options.sqlLog) env.FERRETDB_EMBEDDED_SQL_LOG = options.sqlLog;
   // Go's collector runs when the heap has grown by GOGC % since the last collection; FerretDB allocates a lot per
   // document read and keeps little, so the default 100 made it collect several times per page of 100 (garbage
