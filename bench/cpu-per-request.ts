@@ -15,7 +15,8 @@
 // load per cell (default 8) after BENCH_WARMUP_SECONDS (default 3); BENCH_ONLY=<part of a scenario's name> runs only
 // the matching scenarios. Prints the load average at each round's start and the medians over rounds. (To profile
 // FerretDB under one scenario: BENCH_FERRETDB_ENV=FERRETDB_EMBEDDED_PPROF=127.0.0.1:6060, and take the profile once
-// stderr says "measuring" for it.)
+// stderr says "measuring" for it.) BENCH_SERVICE_NODE_ARGS are node's arguments for the services (e.g. "--cpu-prof
+// --cpu-prof-dir=/tmp/prof": a V8 profile of each service process, written when it stops).
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import http from "node:http";
@@ -45,6 +46,7 @@ const FERRETDB_ENV = Object.fromEntries(
     .map((pair) => [pair.slice(0, pair.indexOf("=")), pair.slice(pair.indexOf("=") + 1)]),
 );
 const HERE = path.join(__dirname, "..", "..");
+const SERVICE_NODE_ARGS = (process.env.BENCH_SERVICE_NODE_ARGS ?? "").split(/\s+/).filter(Boolean);
 
 interface Scenario {
   name: string;
@@ -116,8 +118,8 @@ interface Server {
   child: ChildProcess;
 }
 
-async function startServer(script: string, env: NodeJS.ProcessEnv): Promise<Server> {
-  const child = spawn(process.execPath, [script], { env, stdio: ["ignore", "pipe", "inherit"] });
+async function startServer(script: string, env: NodeJS.ProcessEnv, nodeArgs: string[] = []): Promise<Server> {
+  const child = spawn(process.execPath, [...nodeArgs, script], { env, stdio: ["ignore", "pipe", "inherit"] });
   const url = await new Promise<string>((resolve, reject) => {
     readline.createInterface({ input: child.stdout! }).on("line", (line) => {
       const match = /Ready: (http:\/\/[^\s/|]+)/.exec(line);
@@ -177,7 +179,7 @@ async function startBuild(name: string, root: string, extraEnv: Record<string, s
     RATE_LIMIT_PER_MINUTE: "0",
     NODE_ENV: BENCH.nodeEnv,
   };
-  const service = await startServer(path.join(root, "dist", "src", "index.js"), env);
+  const service = await startServer(path.join(root, "dist", "src", "index.js"), env, SERVICE_NODE_ARGS);
   for (let t = 1; t <= TEACHERS; t++) {
     const res = await post(
       service.url,
