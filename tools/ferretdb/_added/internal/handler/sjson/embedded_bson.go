@@ -9,6 +9,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/FerretDB/FerretDB/internal/types"
 	"github.com/FerretDB/FerretDB/internal/util/lazyerrors"
@@ -20,7 +21,7 @@ import (
 func AppendBSON(dst, data []byte) ([]byte, error) {
 	p := &onePass{data: data}
 
-	top, err := p.value()
+	top, sch, err := p.documentWithCachedSchema()
 	if err != nil {
 		return dst, lazyerrors.Error(err)
 	}
@@ -29,28 +30,167 @@ func AppendBSON(dst, data []byte) ([]byte, error) {
 		return dst, lazyerrors.Errorf("%d bytes remain after the document", len(p.data)-p.pos)
 	}
 
-	if top.kind != '{' {
-		return dst, lazyerrors.Errorf("not a document")
-	}
-
-	sv, ok := top.get("$s")
-	if !ok {
-		return dst, lazyerrors.Errorf("schema is not set")
-	}
-
-	sch, err := schemaOf(sv)
-	if err != nil {
-		return dst, lazyerrors.Error(err)
-	}
-
-	if len(sch.Keys) != len(top.keys)-1 {
+	if len(sch.Keys) != len(top.keys) {
 		return dst, lazyerrors.Errorf(
 			"sjson.Unmarshal: the data must have the same number of schema keys and document fields (keys: %d, fields: %d)",
-			len(sch.Keys), len(top.keys)-1,
+			len(sch.Keys), len(top.keys),
 		)
 	}
 
 	return appendBSONDocument(dst, &top, sch)
+}
+
+// Schemas by their JSON text: the documents of a collection mostly share one (every project has the same fields of
+// the same types), and parsing it into a tree was about half of the parsing of each document. A schema is never
+// changed once built, so one may serve several readers at once.
+var (
+	schemaCacheM sync.RWMutex
+	schemaCache  = map[string]*schema{}
+)
+
+// schemaCacheMax bounds the cache (collections whose documents vary in shape would otherwise fill it).
+const schemaCacheMax = 4096
+
+// cachedSchema returns the schema of the JSON text of a `$s` value.
+func cachedSchema(text []byte) (*schema, error) {
+	schemaCacheM.RLock()
+	sch := schemaCache[string(text)] // no copy of text for the lookup
+	schemaCacheM.RUnlock()
+
+	if sch != nil {
+		return sch, nil
+	}
+
+	p := &onePass{data: text}
+
+	v, err := p.value()
+	if err != nil {
+		return nil, err
+	}
+
+	if sch, err = schemaOf(&v); err != nil {
+		return nil, err
+	}
+
+	schemaCacheM.Lock()
+	if len(schemaCache) < schemaCacheMax {
+		schemaCache[string(text)] = sch
+	}
+	schemaCacheM.Unlock()
+
+	return sch, nil
+}
+
+// documentWithCachedSchema parses a stored document: its fields other than `$s` into a tree (as value does), its
+// `$s` through cachedSchema.
+func (p *onePass) documentWithCachedSchema() (jsonValue, *schema, error) {
+	p.skipSpace()
+
+	if p.pos >= len(p.data) || p.data[p.pos] != '{' {
+		return jsonValue{}, nil, lazyerrors.Errorf("not a document")
+	}
+
+	p.pos++
+	top := jsonValue{kind: '{'}
+
+	var sch *schema
+
+	p.skipSpace()
+
+	if p.pos < len(p.data) && p.data[p.pos] == '}' {
+		p.pos++
+		return jsonValue{}, nil, lazyerrors.Errorf("schema is not set")
+	}
+
+	for {
+		p.skipSpace()
+
+		key, err := p.value()
+		if err != nil {
+			return jsonValue{}, nil, err
+		}
+
+		if key.kind != '"' {
+			return jsonValue{}, nil, lazyerrors.Errorf("object key is not a string at %d", p.pos)
+		}
+
+		if p.skipSpace(); p.pos >= len(p.data) || p.data[p.pos] != ':' {
+			return jsonValue{}, nil, lazyerrors.Errorf("':' expected at %d", p.pos)
+		}
+
+		p.pos++
+
+		if key.str == "$s" && sch == nil {
+			p.skipSpace()
+			start := p.pos
+
+			if err = p.skipObject(); err != nil {
+				return jsonValue{}, nil, err
+			}
+
+			if sch, err = cachedSchema(p.data[start:p.pos]); err != nil {
+				return jsonValue{}, nil, err
+			}
+		} else {
+			item, err := p.value()
+			if err != nil {
+				return jsonValue{}, nil, err
+			}
+
+			if key.str == "$s" {
+				return jsonValue{}, nil, lazyerrors.Errorf("two schemas")
+			}
+
+			top.keys = append(top.keys, key.str)
+			top.items = append(top.items, item)
+		}
+
+		done, err := p.next('}')
+		if err != nil {
+			return jsonValue{}, nil, err
+		}
+
+		if done {
+			break
+		}
+	}
+
+	if sch == nil {
+		return jsonValue{}, nil, lazyerrors.Errorf("schema is not set")
+	}
+
+	return top, sch, nil
+}
+
+// skipObject moves past a JSON object (strings and nesting respected; its contents are checked when it is parsed,
+// by cachedSchema, the first time that text is seen).
+func (p *onePass) skipObject() error {
+	if p.pos >= len(p.data) || p.data[p.pos] != '{' {
+		return lazyerrors.Errorf("schema is not an object")
+	}
+
+	depth := 0
+
+	for ; p.pos < len(p.data); p.pos++ {
+		switch p.data[p.pos] {
+		case '"':
+			for p.pos++; p.pos < len(p.data) && p.data[p.pos] != '"'; p.pos++ {
+				if p.data[p.pos] == '\\' {
+					p.pos++
+				}
+			}
+		case '{', '[':
+			depth++
+		case '}', ']':
+			depth--
+			if depth == 0 {
+				p.pos++
+				return nil
+			}
+		}
+	}
+
+	return lazyerrors.Errorf("unterminated schema")
 }
 
 // appendBSONDocument appends an object's fields in the schema's key order (as Unmarshal sets them).
