@@ -18,8 +18,11 @@ import (
 // AppendBSON appends the BSON encoding of a document written by Marshal to dst: the bytes FerretDB would send for
 // it after Unmarshal and its conversion to wire BSON, without building the intermediate types.Document (its
 // fields, its map and each value's interface), which was most of what reading a document allocated.
+//
+// data must not change while AppendBSON runs (its strings are read in place); nothing of it is kept afterwards (the
+// schema cache keeps copies).
 func AppendBSON(dst, data []byte) ([]byte, error) {
-	p := &onePass{data: data}
+	p := &onePass{data: data, inPlace: true}
 
 	top, sch, err := p.documentWithCachedSchema()
 	if err != nil {
