@@ -165,34 +165,48 @@ async function startBuild(name: string, root: string, extraEnv: Record<string, s
       else delete process.env[key];
     }
   }
-  const uri = new URL(ferretdb.uri);
-  uri.pathname = "/bench_cpu";
-  // The pool the service chooses on its embedded FerretDB (MONGODB_URI's maxPoolSize wins over its default of 100).
-  uri.searchParams.set("maxPoolSize", String(EMBEDDED_FERRETDB_POOL_SIZE));
-  const db = await openDatabase(uri.toString(), {});
-  await seedProjects(db, PROJECTS, { companies: 50, statuses: ["active", "planned", "done"], teachers: TEACHERS });
-  const env = {
-    PATH: process.env.PATH,
-    HOME: process.env.HOME,
-    MONGODB_URI: uri.toString(),
-    PORT: "0",
-    RATE_LIMIT_PER_MINUTE: "0",
-    NODE_ENV: BENCH.nodeEnv,
-  };
-  const service = await startServer(path.join(root, "dist", "src", "index.js"), env, SERVICE_NODE_ARGS);
-  for (let t = 1; t <= TEACHERS; t++) {
-    const res = await post(
-      service.url,
-      JSON.stringify({
-        query: "mutation($n:String!){createTeacher(input:{teacher_name:$n}){success}}",
-        variables: { n: `Teacher ${t}` },
-      }),
-    );
-    if (!res.text.includes('"success":true')) throw new Error(`[${name}] createTeacher failed: ${res.text}`);
+  // What was started so far, stopped again if a later step fails (FerretDB would otherwise keep this process alive).
+  let service: Server | undefined;
+  let bare: Server | undefined;
+  try {
+    const uri = new URL(ferretdb.uri);
+    uri.pathname = "/bench_cpu";
+    // The pool the service chooses on its embedded FerretDB (MONGODB_URI's maxPoolSize wins over its default of 100).
+    uri.searchParams.set("maxPoolSize", String(EMBEDDED_FERRETDB_POOL_SIZE));
+    const db = await openDatabase(uri.toString(), {});
+    try {
+      await seedProjects(db, PROJECTS, { companies: 50, statuses: ["active", "planned", "done"], teachers: TEACHERS });
+    } finally {
+      await db.close();
+    }
+    const env = {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      MONGODB_URI: uri.toString(),
+      PORT: "0",
+      RATE_LIMIT_PER_MINUTE: "0",
+      NODE_ENV: BENCH.nodeEnv,
+    };
+    service = await startServer(path.join(root, "dist", "src", "index.js"), env, SERVICE_NODE_ARGS);
+    for (let t = 1; t <= TEACHERS; t++) {
+      const res = await post(
+        service.url,
+        JSON.stringify({
+          query: "mutation($n:String!){createTeacher(input:{teacher_name:$n}){success}}",
+          variables: { n: `Teacher ${t}` },
+        }),
+      );
+      if (!res.text.includes('"success":true')) throw new Error(`[${name}] createTeacher failed: ${res.text}`);
+    }
+    bare = await startServer(path.join(HERE, "dist", "bench", "bare-read-server.js"), env);
+    return { name, root, ferretdb, dataDir, service, bare };
+  } catch (err) {
+    if (service) await stopServer(service);
+    if (bare) await stopServer(bare);
+    await ferretdb.stop();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+    throw err;
   }
-  await db.close();
-  const bare = await startServer(path.join(HERE, "dist", "bench", "bare-read-server.js"), env);
-  return { name, root, ferretdb, dataDir, service, bare };
 }
 
 interface Cell {
