@@ -263,12 +263,10 @@ function ask(child: ChildProcess, index: number, warmup = false): Promise<Client
 async function main(): Promise<void> {
   const server = await startBenchServer("run", { ferretdb: { pushdown: BENCH.ferretdbPushdown } });
   const { embedded } = server;
-  // As the service opens it (command monitoring feeds GET /metrics; the pool configured-database.ts chooses),
-  // unless BENCH_POOL_SIZE says otherwise.
+  // As the service opens it (the pool configured-database.ts chooses), unless BENCH_POOL_SIZE says otherwise.
   const poolSize = POOL_SIZE_OVERRIDE ?? (embedded?.kind === "ferretdb" ? EMBEDDED_FERRETDB_POOL_SIZE : undefined);
   const db = await openDatabase(server.uri, {
     dbName: `bench_${Date.now()}`,
-    monitorCommands: true,
     ...(poolSize ? { maxPoolSize: poolSize } : {}),
   });
   const seeded = await seedProjects(db, Math.max(0, PROJECTS - REQUESTS), {

@@ -34,10 +34,9 @@ export async function openConfiguredDatabase(
       const { startEmbeddedDatabase } = await import("./embedded");
       embedded = await startEmbeddedDatabase({ mode: config.embeddedDb, dataDir: config.dataDir, progress });
     }
-    // Command monitoring feeds the database round-trip histogram of GET /metrics.
+    // GET /metrics times database operations without the driver's command monitoring (db/command-timing.ts).
     const db = await openDatabase(config.mongodbUri ?? embedded!.uri, {
       timeoutMs: config.dbTimeoutMs,
-      monitorCommands: true,
       progress,
       ...(embedded?.kind === "ferretdb" ? { maxPoolSize: EMBEDDED_FERRETDB_POOL_SIZE } : {}),
     });

@@ -13,6 +13,7 @@ import {
 } from "../components/projects/persistence";
 import { createStudentModel, type StudentModel } from "../components/students/persistence";
 import { createTeacherModel, type TeacherModel } from "../components/teachers/persistence";
+import { commandTimingPlugin, reportCommandTiming } from "./command-timing";
 import { createCounterModel, type CounterModel } from "./counter.model";
 import { IdAllocator } from "./id-allocator";
 import type { Progress } from "./embedded-server";
@@ -50,7 +51,11 @@ function dbNameFor(uri: string, fallback = DEFAULT_DB_NAME): string {
 
 export interface OpenDatabaseOptions {
   dbName?: string;
-  /** Emit the driver's command monitoring events (commandStarted …) on connection.getClient(); off by default. */
+  /**
+   * Emit the driver's command monitoring events (commandStarted …) on connection.getClient(); off by default. The
+   * service does not need them (GET /metrics times operations by command-timing.ts): the driver decodes every reply
+   * a second time to build them. Tests that count commands turn them on.
+   */
   monitorCommands?: boolean;
   /**
    * The longest each step of a database operation may wait (finding the server, a pooled connection, connecting,
@@ -62,6 +67,10 @@ export interface OpenDatabaseOptions {
   /** Told how a long step of opening goes (the one-time copy of project_revisions into the change log). */
   progress?: Progress;
 }
+
+// The one piece of global Mongoose state: every model, on every connection, reports its operations' round-trip
+// times (command-timing.ts; what GET /metrics shows), each to the listeners of its own connection's client.
+mongoose.plugin(commandTimingPlugin, { deduplicate: true });
 
 export async function openDatabase(uri: string, options: OpenDatabaseOptions = {}): Promise<Database> {
   const timeoutMs = options.timeoutMs ?? DEFAULT_DB_TIMEOUT_MS;
@@ -117,10 +126,13 @@ export async function openDatabase(uri: string, options: OpenDatabaseOptions = {
       const db = connection.db;
       if (!db) return false;
       // The abort signal ends the ping at the limit, whichever step it waits in (the driver closes that socket).
+      const started = performance.now();
       try {
         await db.command({ ping: 1 }, { signal: AbortSignal.timeout(limitMs) });
+        reportCommandTiming(connection.getClient(), "ping", "ok", started);
         return true;
       } catch {
+        reportCommandTiming(connection.getClient(), "ping", "error", started);
         return false;
       }
     },

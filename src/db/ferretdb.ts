@@ -16,7 +16,7 @@ import type { EmbeddedDatabase, Progress } from "./embedded-server";
 const SOURCE_DIR = path.join(REPO_ROOT, "tools", "ferretdb");
 /** Changes to FerretDB's own files (unified diffs, paths relative to the module's root), applied in this order: each
  * patch is written against FerretDB's files as the patches before it left them. */
-const PATCH_FILES = ["pushdown.patch", "atomic.patch"];
+const PATCH_FILES = ["pushdown.patch", "atomic.patch", "readpath.patch"];
 /** Files added to FerretDB's packages, at their paths in the module (a leading "_" hides them from Go tools). */
 const ADDED_DIR = "_added";
 const FERRETDB_MODULE = "github.com/FerretDB/FerretDB";
@@ -25,6 +25,9 @@ const BINARY_NAME = process.platform === "win32" ? "ferretdb-embedded.exe" : "fe
  * patch's indexes builds them first (about 25 s for 100,000 projects on two loaded cores). */
 const START_TIMEOUT_MS = 300_000;
 const STOP_TIMEOUT_MS = 8_000;
+/** The Go collector's settings of the FerretDB program (see startFerretDb). */
+const FERRETDB_GOGC = "400";
+const FERRETDB_GOMEMLIMIT = "512MiB";
 
 /** The cache folder shared by every clone on this machine (PROJECT_SERVICE_CACHE overrides it; see tool-config.ts). */
 function cacheRoot(): string {
@@ -177,6 +180,12 @@ export interface FerretDbOptions {
   atomic?: boolean;
   /** A file to which every SQL statement FerretDB runs is appended (for explainSqlLog). */
   sqlLog?: string;
+  /**
+   * How results the pushdown proved exact are answered (tools/ferretdb/readpath.patch): "on" (default) from SQLite's
+   * JSON straight to BSON; "off" through FerretDB's own types and iterators; "check" both, failing the request when
+   * their BSON differs (for tests).
+   */
+  readpath?: "on" | "off" | "check";
 }
 
 /** Starts FerretDB on an ephemeral loopback port, keeping its SQLite files in dataDir. */
@@ -191,9 +200,18 @@ export async function startFerretDb(
   delete env.FERRETDB_EMBEDDED_PUSHDOWN;
   delete env.FERRETDB_EMBEDDED_ATOMIC;
   delete env.FERRETDB_EMBEDDED_SQL_LOG;
+  delete env.FERRETDB_EMBEDDED_READPATH;
   if (options.pushdown === false) env.FERRETDB_EMBEDDED_PUSHDOWN = "off";
   if (options.atomic === false) env.FERRETDB_EMBEDDED_ATOMIC = "off";
+  if (options.readpath && options.readpath !== "on") env.FERRETDB_EMBEDDED_READPATH = options.readpath;
   if (options.sqlLog) env.FERRETDB_EMBEDDED_SQL_LOG = options.sqlLog;
+  // Go's collector runs when the heap has grown by GOGC % since the last collection; FerretDB allocates a lot per
+  // document read and keeps little, so the default 100 made it collect several times per page of 100 (garbage
+  // collection was about half of its CPU). 400 served 21-34 % more pages (docs/database.md); GOMEMLIMIT makes the
+  // collector work harder again before the heap passes 512 MiB, so the higher target cannot run away. Either
+  // variable in the environment wins (e.g. GOGC=100 to compare).
+  env.GOGC ??= FERRETDB_GOGC;
+  env.GOMEMLIMIT ??= FERRETDB_GOMEMLIMIT;
   // stdin stays a pipe we never close: when this process dies, FerretDB reads EOF and exits.
   const child = spawn(binary, [dataDir], { stdio: ["pipe", "pipe", "pipe"], env });
   const stderr: string[] = [];

@@ -3,7 +3,7 @@
 // the timestamps as ISO strings (an invalid one as stored, for the record guard to report) and every declared
 // default applied.
 import { isoTimestamp } from "../shared/record-guard";
-import { withStoredDefaults, type DocOf, type StoredFields } from "./stored-fields";
+import { storedDefaults, type DocOf, type StoredFields } from "./stored-fields";
 
 export type RecordOf<
   Doc extends { _id: unknown; created_at: Date; updated_at: Date },
@@ -20,13 +20,24 @@ export function recordMapper<Fields extends StoredFields, StorageOnly extends ke
   fields: Fields,
   storageOnly: readonly StorageOnly[] = [],
 ): (doc: Omit<DocOf<Fields>, "_id" | StorageOnly>) => RecordOf<DocOf<Fields>, StorageOnly> {
-  const names = Object.keys(fields).filter((name) => !(storageOnly as readonly string[]).includes(name));
+  // Worked out once per declaration: each record field with its default (NONE: none), so a read maps a document
+  // field by field without copying it first (as withStoredDefaults would) — every list item goes through here.
+  const defaults = new Map(storedDefaults(fields));
+  const names = Object.keys(fields)
+    .filter((name) => !(storageOnly as readonly string[]).includes(name))
+    .map((name) => [name, defaults.has(name) ? defaults.get(name) : NONE] as const);
   return (stored) => {
-    const doc = withStoredDefaults(fields, stored as DocOf<Fields>) as Record<string, unknown>;
+    const doc = stored as Record<string, unknown>;
     const record: Record<string, unknown> = {};
-    for (const name of names) record[name] = doc[name];
+    for (const [name, fallback] of names) {
+      const value = doc[name];
+      record[name] = value === undefined && fallback !== NONE ? fallback : value;
+    }
     record.created_at = isoTimestamp(doc.created_at);
     record.updated_at = isoTimestamp(doc.updated_at);
     return record as RecordOf<DocOf<Fields>, StorageOnly>;
   };
 }
+
+/** No declared default. */
+const NONE = Symbol("no default");

@@ -68,6 +68,21 @@ export function storedSchema<Fields extends StoredFields>(
   });
 }
 
+/** The declared defaults of each field declaration, worked out once (reads apply them to every document). */
+const defaultsOf = new WeakMap<StoredFields, readonly (readonly [string, unknown])[]>();
+
+/** The fields of `fields` that have a default, with it, in declaration order. */
+export function storedDefaults(fields: StoredFields): readonly (readonly [string, unknown])[] {
+  let defaults = defaultsOf.get(fields);
+  if (!defaults) {
+    defaults = Object.entries(fields).flatMap(([name, field]) =>
+      "default" in field ? [[name, field.default] as const] : [],
+    );
+    defaultsOf.set(fields, defaults);
+  }
+  return defaults;
+}
+
 /**
  * A document read as stored (`.lean()` applies no defaults), with the declared default of every field it lacks: a
  * document written before a field existed reads like one written with it. The same document when it lacks none.
@@ -76,12 +91,11 @@ export function withStoredDefaults<Fields extends StoredFields, Doc extends DocO
   fields: Fields,
   doc: Doc,
 ): Doc {
-  const missing = Object.entries(fields).filter(
-    ([name, field]) => "default" in field && (doc as Record<string, unknown>)[name] === undefined,
-  );
-  if (missing.length === 0) return doc;
-  return {
-    ...doc,
-    ...Object.fromEntries(missing.map(([name, field]) => [name, (field as { default: unknown }).default])),
-  };
+  let copy: Record<string, unknown> | undefined;
+  for (const [name, value] of storedDefaults(fields)) {
+    if ((doc as Record<string, unknown>)[name] !== undefined) continue;
+    copy ??= { ...doc };
+    copy[name] = value;
+  }
+  return (copy as Doc | undefined) ?? doc;
 }

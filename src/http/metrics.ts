@@ -1,5 +1,6 @@
 // Prometheus metrics (prom-client) at GET /metrics: HTTP requests by route and status with latency histograms,
-// GraphQL operations by name and outcome code, database round-trip time from the driver's command monitoring, and
+// GraphQL operations by name and outcome code, database round-trip time of each operation by its driver command
+// (timed by the models' middleware, src/db/command-timing.ts), and
 // the process metrics of collectDefaultMetrics. One registry per app, so several apps in one process (tests) do
 // not collide. Access: open outside production; with METRICS_TOKEN set (always, and in production the only way
 // to open it) a scrape must send Authorization: Bearer <METRICS_TOKEN>.
@@ -7,21 +8,11 @@ import { timingSafeEqual } from "node:crypto";
 import type { FastifyInstance } from "fastify";
 import { collectDefaultMetrics, Counter, Histogram, Registry } from "prom-client";
 import { failure } from "../answers/failure";
+import { onCommandTiming } from "../db/command-timing";
 import { sendFailure } from "../answers/http-fallback";
 import { FieldErrorReason } from "../shared/errors";
 
 const METRICS_PATH = "/metrics";
-
-/** The driver's command monitoring events this reads (a structural type: Mongoose bundles its own driver copy). */
-interface CommandEvent {
-  commandName: string;
-  /** Milliseconds. */
-  duration: number;
-}
-interface CommandEmitter {
-  on(event: "commandSucceeded" | "commandFailed", listener: (event: CommandEvent) => void): unknown;
-  off(event: "commandSucceeded" | "commandFailed", listener: (event: CommandEvent) => void): unknown;
-}
 
 export class Metrics {
   readonly registry = new Registry();
@@ -50,7 +41,7 @@ export class Metrics {
 
   readonly dbCommandDuration = new Histogram({
     name: "db_command_duration_seconds",
-    help: "Database round-trip time of each driver command, by command name and outcome (ok or error)",
+    help: "Database round-trip time of each operation, by the driver command it sends and outcome (ok or error)",
     labelNames: ["command", "outcome"] as const,
     buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 5],
     registers: [this.registry],
@@ -66,21 +57,12 @@ export class Metrics {
     collectDefaultMetrics({ register: this.registry });
   }
 
-  /**
-   * Times every command of the client; it emits events only when opened with monitorCommands: true (the service
-   * opens its database so). Returns the function that stops listening.
-   */
-  observeDatabase(client: CommandEmitter): () => void {
-    const succeeded = (event: CommandEvent) =>
-      this.dbCommandDuration.observe({ command: event.commandName, outcome: "ok" }, event.duration / 1000);
-    const failed = (event: CommandEvent) =>
-      this.dbCommandDuration.observe({ command: event.commandName, outcome: "error" }, event.duration / 1000);
-    client.on("commandSucceeded", succeeded);
-    client.on("commandFailed", failed);
-    return () => {
-      client.off("commandSucceeded", succeeded);
-      client.off("commandFailed", failed);
-    };
+  /** Times every operation on the models of the connection whose driver client this is; returns the function that
+   * stops it. */
+  observeDatabase(client: object): () => void {
+    return onCommandTiming(client, (timing) =>
+      this.dbCommandDuration.observe({ command: timing.command, outcome: timing.outcome }, timing.duration / 1000),
+    );
   }
 }
 

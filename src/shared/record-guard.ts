@@ -38,14 +38,6 @@ const CHECKS: Record<AnswerRule, (value: unknown) => boolean> = {
   timestamp: (v) => typeof v === "string" && TIMESTAMP.test(v),
 };
 
-/** The first field of the record its output type cannot return, or null. */
-export function unanswerableField<R extends object>(record: R, rules: AnswerRules<R>): keyof R | null {
-  for (const field of Object.keys(rules) as (keyof R)[]) {
-    if (!CHECKS[rules[field]](record[field])) return field;
-  }
-  return null;
-}
-
 /** A stored date as the API writes it (ISO 8601, UTC); an invalid one stays as it is, for the guard to report. */
 export function isoTimestamp(value: unknown): string {
   const date = value instanceof Date ? value : new Date(value as string);
@@ -53,16 +45,27 @@ export function isoTimestamp(value: unknown): string {
 }
 
 export class RecordGuard<R extends object> {
+  /** Each field with its rule's check, worked out once: every record of every read is checked. */
+  private readonly checks: (readonly [keyof R, (value: unknown) => boolean])[];
+
   constructor(
     private readonly collection: string,
     private readonly idField: keyof R,
     private readonly rules: AnswerRules<R>,
     private readonly report: ReportUnanswerable,
-  ) {}
+  ) {
+    this.checks = (Object.keys(rules) as (keyof R)[]).map((field) => [field, CHECKS[rules[field]]] as const);
+  }
 
   /** The records the API can answer; each other one is reported and left out. */
   keep(records: R[]): R[] {
-    return records.filter((record) => this.answerable(record));
+    // The same array when all are answerable (the usual case): no copy of every page.
+    for (let i = 0; i < records.length; i++) {
+      if (!this.answerable(records[i])) {
+        return [...records.slice(0, i), ...records.slice(i + 1).filter((record) => this.answerable(record))];
+      }
+    }
+    return records;
   }
 
   /** The record, if the API can answer it; else it is reported and the request fails as an internal error. */
@@ -77,9 +80,17 @@ export class RecordGuard<R extends object> {
     return record === null ? null : this.one(record);
   }
 
+  /** The first field of the record its output type cannot return, or null. */
+  private unanswerableField(record: R): keyof R | null {
+    for (const [field, check] of this.checks) {
+      if (!check(record[field])) return field;
+    }
+    return null;
+  }
+
   /** Whether the record can be answered; reports it when not. */
   answerable(record: R): boolean {
-    const field = unanswerableField(record, this.rules);
+    const field = this.unanswerableField(record);
     if (field === null) return true;
     this.report({
       collection: this.collection,

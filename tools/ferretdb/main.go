@@ -14,6 +14,9 @@
 // embeddedAtomicWrites: true). The environment variables FERRETDB_EMBEDDED_PUSHDOWN=off and
 // FERRETDB_EMBEDDED_ATOMIC=off turn these off at run time (FerretDB's own behaviour).
 //
+// FERRETDB_EMBEDDED_PPROF=<host:port> (e.g. 127.0.0.1:6060) serves Go's profiles (net/http/pprof) there, for
+// `go tool pprof http://<host:port>/debug/pprof/profile?seconds=20`; off unless set.
+//
 // FERRETDB_EMBEDDED_SQL_LOG=<file> appends every SQL statement FerretDB runs to that file, one JSON object a line
 // ({"db": database, "sql": statement}); `explain` prints SQLite's EXPLAIN QUERY PLAN of each distinct statement
 // of such a log, for the tests. (One file on purpose: the Node side rebuilds the binary when any file of
@@ -28,6 +31,8 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net/http"
+	"net/http/pprof"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -60,6 +65,10 @@ func main() {
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		fail(err)
+	}
+
+	if addr := os.Getenv("FERRETDB_EMBEDDED_PPROF"); addr != "" {
+		servePprof(addr)
 	}
 
 	handler := &logHandler{next: slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn})}
@@ -95,6 +104,21 @@ func main() {
 	if err := f.Run(ctx); err != nil {
 		fail(err)
 	}
+}
+
+// servePprof serves Go's profiles on addr, on a mux of its own (FerretDB's handlers never see it).
+func servePprof(addr string) {
+	mux := http.NewServeMux()
+	mux.HandleFunc("/debug/pprof/", pprof.Index)
+	mux.HandleFunc("/debug/pprof/cmdline", pprof.Cmdline)
+	mux.HandleFunc("/debug/pprof/profile", pprof.Profile)
+	mux.HandleFunc("/debug/pprof/symbol", pprof.Symbol)
+	mux.HandleFunc("/debug/pprof/trace", pprof.Trace)
+	go func() {
+		if err := http.ListenAndServe(addr, mux); err != nil {
+			fmt.Fprintln(os.Stderr, "ferretdb-embedded: pprof:", err)
+		}
+	}()
 }
 
 func fail(err error) {

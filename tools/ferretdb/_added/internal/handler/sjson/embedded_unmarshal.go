@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"strconv"
 	"time"
+	"unsafe"
 
 	"github.com/FerretDB/FerretDB/internal/types"
 	"github.com/FerretDB/FerretDB/internal/util/lazyerrors"
@@ -93,6 +94,19 @@ func (v *jsonValue) get(key string) (*jsonValue, bool) {
 type onePass struct {
 	data []byte
 	pos  int
+
+	// inPlace: strings and numbers point into data instead of being copied (see text). Only for data that is never
+	// changed while they are in use (AppendBSON's: read once, from immutable text).
+	inPlace bool
+}
+
+// text returns b as a string: a copy, or b itself when p.inPlace.
+func (p *onePass) text(b []byte) string {
+	if p.inPlace {
+		return unsafe.String(unsafe.SliceData(b), len(b))
+	}
+
+	return string(b)
 }
 
 func (p *onePass) skipSpace() {
@@ -194,7 +208,7 @@ func (p *onePass) value() (jsonValue, error) {
 				raw := p.data[start:p.pos]
 
 				if !escaped {
-					return jsonValue{kind: '"', str: string(raw[1 : len(raw)-1])}, nil
+					return jsonValue{kind: '"', str: p.text(raw[1 : len(raw)-1])}, nil
 				}
 
 				var s string
@@ -215,7 +229,7 @@ func (p *onePass) value() (jsonValue, error) {
 			p.pos++
 		}
 
-		return jsonValue{kind: '0', str: string(p.data[start:p.pos])}, nil
+		return jsonValue{kind: '0', str: p.text(p.data[start:p.pos])}, nil
 
 	case bytes.HasPrefix(p.data[p.pos:], []byte("true")):
 		p.pos += 4

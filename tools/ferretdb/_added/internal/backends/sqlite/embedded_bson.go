@@ -1,0 +1,130 @@
+// Added by ferretdb-embedded (the project's patch; not part of FerretDB).
+
+package sqlite
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"unsafe"
+
+	"github.com/FerretDB/FerretDB/internal/backends"
+	"github.com/FerretDB/FerretDB/internal/backends/sqlite/metadata"
+	"github.com/FerretDB/FerretDB/internal/bson"
+	"github.com/FerretDB/FerretDB/internal/handler/sjson"
+	"github.com/FerretDB/FerretDB/internal/util/iterator"
+	"github.com/FerretDB/FerretDB/internal/util/lazyerrors"
+)
+
+// embeddedReadpathCheck is true when FERRETDB_EMBEDDED_READPATH=check: every document handed out as BSON is also
+// decoded by FerretDB's own decoder (sjson.Unmarshal) and converted as FerretDB converts it, and the two encodings
+// must be equal byte for byte (else the request fails). For the tests; it costs more than either path.
+var embeddedReadpathCheck = os.Getenv("FERRETDB_EMBEDDED_READPATH") == "check"
+
+// AppendNextBSON implements backends.BSONIterator (for iterators of documents, not of record IDs alone).
+func (iter *queryIterator) AppendNextBSON(dst []byte) ([]byte, error) {
+	iter.m.Lock()
+	defer iter.m.Unlock()
+
+	if iter.rows == nil {
+		return dst, iterator.ErrIteratorDone
+	}
+
+	if err := context.Cause(iter.ctx); err != nil {
+		iter.close()
+		return dst, lazyerrors.Error(err)
+	}
+
+	if !iter.rows.Next() {
+		err := iter.rows.Err()
+
+		iter.close()
+
+		if err == nil {
+			err = iterator.ErrIteratorDone
+		}
+
+		return dst, lazyerrors.Error(err)
+	}
+
+	columns, err := iter.rows.Columns()
+	if err != nil {
+		iter.close()
+		return dst, lazyerrors.Error(err)
+	}
+
+	if iter.onlyRecordIDs || len(columns) != 1 || columns[0] != metadata.DefaultColumn {
+		iter.close()
+		return dst, lazyerrors.Errorf("cannot hand out columns %v as BSON", columns)
+	}
+
+	// The driver returns TEXT as a string: read in place, not copied.
+	var text string
+	if err = iter.rows.Scan(&text); err != nil {
+		iter.close()
+		return dst, lazyerrors.Error(err)
+	}
+
+	data := unsafe.Slice(unsafe.StringData(text), len(text))
+	start := len(dst)
+
+	if dst, err = sjson.AppendBSON(dst, data); err != nil {
+		iter.close()
+		return dst, lazyerrors.Error(err)
+	}
+
+	if embeddedReadpathCheck {
+		if err = checkBSON(data, dst[start:]); err != nil {
+			iter.close()
+			return dst, err
+		}
+	}
+
+	return dst, nil
+}
+
+// checkBSON compares the fast encoding of a stored document with FerretDB's own path.
+func checkBSON(data, fast []byte) error {
+	doc, err := sjson.Unmarshal(data)
+	if err != nil {
+		return lazyerrors.Error(err)
+	}
+
+	wdoc, err := bson.FromDocument(doc)
+	if err != nil {
+		return lazyerrors.Error(err)
+	}
+
+	slow, err := wdoc.Encode()
+	if err != nil {
+		return lazyerrors.Error(err)
+	}
+
+	if !bytes.Equal(slow, fast) {
+		return lazyerrors.Errorf("ferretdb-embedded: BSON of %s differs: fast %x, FerretDB's %x", data, fast, slow)
+	}
+
+	return nil
+}
+
+// AppendNextBSON implements backends.BSONIterator.
+func (iter *txIterator) AppendNextBSON(dst []byte) ([]byte, error) {
+	bi, ok := iter.DocumentsIterator.(backends.BSONIterator)
+	if !ok {
+		iter.Close()
+		return dst, lazyerrors.Errorf("%T cannot hand out BSON", iter.DocumentsIterator)
+	}
+
+	res, err := bi.AppendNextBSON(dst)
+	if err != nil {
+		iter.end()
+	}
+
+	return res, err
+}
+
+// check interfaces
+var (
+	_ backends.BSONIterator = (*queryIterator)(nil)
+	_ backends.BSONIterator = (*txIterator)(nil)
+)
