@@ -37,7 +37,7 @@ export function createServices(
       `stored record cannot be answered: ${problem.collection} ${String(problem.id)} field ${problem.field}; left out of reads (npm run db:check lists such records)`,
     );
   const teachers = new TeacherService(new TeacherRepository(db.models.Teacher, db.ids), report);
-  const changeLog = new ProjectChangeLog(db.models.ProjectChange, db.ids);
+  const changeLog = new ProjectChangeLog(db.models.ProjectChange, db.models.Project, db.ids);
   const projects = new ProjectService(
     new ProjectRepository(db.models.Project, changeLog, db.ids),
     teachers,

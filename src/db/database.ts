@@ -7,6 +7,7 @@ import {
   createProjectRevisionModel,
   migrateProjectRevisions,
   ProjectChangeLog,
+  upgradeProjects,
   type ProjectChangeModel,
   type ProjectModel,
   type ProjectRevisionModel,
@@ -87,6 +88,7 @@ export async function openDatabase(uri: string, options: OpenDatabaseOptions = {
     ...(options.maxPoolSize ? { maxPoolSize: options.maxPoolSize } : {}),
   });
   await connection.asPromise();
+  await refuseNonAtomicFerretDb(connection);
   const models: Models = {
     Project: createProjectModel(connection),
     ProjectChange: createProjectChangeModel(connection),
@@ -106,7 +108,9 @@ export async function openDatabase(uri: string, options: OpenDatabaseOptions = {
   );
   const ids = new IdAllocator(models.Counter);
   // Insert-only and idempotent; a marker makes later starts skip it (project-changes.migration.ts).
-  await migrateProjectRevisions(connection, models, new ProjectChangeLog(models.ProjectChange, ids), options.progress);
+  const log = new ProjectChangeLog(models.ProjectChange, models.Project, ids);
+  await migrateProjectRevisions(connection, models, log, options.progress);
+  await upgradeProjects(connection, models, log, options.progress);
   return {
     connection,
     models,
@@ -126,6 +130,21 @@ export async function openDatabase(uri: string, options: OpenDatabaseOptions = {
     },
     close: () => connection.close(),
   };
+}
+
+/**
+ * The service relies on MongoDB's single-document guarantees (a conditional update, `$inc` and findAndModify are
+ * atomic). FerretDB 1.x gives them only with the project's patch, whose buildInfo says `embeddedAtomicWrites: true`;
+ * a stock FerretDB (buildInfo has `ferretdbVersion`, not the marker) is refused, with one line saying why.
+ */
+async function refuseNonAtomicFerretDb(connection: Connection): Promise<void> {
+  const info = await connection.db!.admin().command({ buildInfo: 1 });
+  if ("ferretdbVersion" in info && info.embeddedAtomicWrites !== true) {
+    await connection.close().catch(() => undefined);
+    throw new Error(
+      `the database is FerretDB ${String(info.ferretdbVersion)} without atomic conditional updates, $inc and findAndModify, which this service needs: use MongoDB through MONGODB_URI, or leave MONGODB_URI unset to run the embedded FerretDB (patched to give them)`,
+    );
+  }
 }
 
 function ignoreNamespaceExists(err: { code?: number }): void {

@@ -1,39 +1,39 @@
 // The change log of projects: every committed change at a position `seq` of one global order, read by the live
-// updates (src/live, project-changes.feed.ts) and by a project's history.
+// updates (src/live, project-changes.feed.ts) and by a project's history. docs/live.md explains the protocol once;
+// in short:
 //
-// Why correctness rests only on inserts under unique keys (the one thing FerretDB 1.24 decides atomically):
-//
-// - A change is committed by ONE insert that claims two unique keys at once: `_id` = "<project>:<revision>" (the
-//   revision: of concurrent changes of one project exactly one wins, as before) and `seq` (its log position).
-// - On a duplicate key the writer looks `_id` up. Present: it lost the revision race, so it re-reads the project and
-//   re-decides (project.repository.ts). Absent: only the position was taken; it takes a higher one and inserts again.
-// - Positions come from a counter (a hint: `$inc` is not atomic on FerretDB, two writers may get the same number;
-//   the unique index decides) and are never lower than the position of the revision the change builds on + 1, so a
-//   project's revisions are in the same order in the log as their numbers.
-// - Readers advance through positions one by one and never past an empty one. A position may be empty because its
-//   writer is between taking the number and inserting, or died there, or lost its race. After a bounded wait a
-//   reader inserts a void entry at that position (`_id` "void:<seq>", the same unique `seq`). That insert is atomic:
-//   either the writer's insert came first (the reader then reads the change), or the void entry did, and the
-//   writer's insert fails on the duplicate `seq` and retries at a higher position — one that no reader has passed,
-//   because every position up to any reader's cursor is filled. So nothing is skipped whatever the timing; the
-//   wait only trades latency against writers' retries. A writer that loses its revision race fills its own position
-//   with a void entry at once, so readers rarely wait.
+// - A writer takes a position from a counter (`$inc`, atomic on MongoDB and on the patched embedded FerretDB), then
+//   changes the project with ONE conditional update that also requires the project's change_seq to be lower than
+//   that position (so a project's changes are in the log in the order of their revisions), then inserts the entry
+//   at its position. The entry's `_id` is "<project>:<revision>" and `seq` is unique.
+// - Positions are handed out in one order but entries are inserted in another (two writers, two instances): a
+//   reader never passes an empty position. A writer whose update did not match gives its position up at once (a void
+//   entry). A position that stays empty for a bounded wait is resolved by the reader: if a project's change_seq names
+//   it (its writer updated the project but has not inserted the entry, or died), the reader writes the entry from the
+//   project; otherwise it inserts a void entry. Both are inserts under the unique `seq`: if the writer's insert comes
+//   later it fails, and the writer moves its change to a new position, above every position a reader has passed.
+import type { Actor } from "../../auth/actor";
 import type { IdAllocator } from "../../db/id-allocator";
 import { isDuplicateKeyError } from "../../db/id-allocator";
+import { idKey } from "../../db/id-key";
 import {
   isVoid,
   voidKey,
   type ProjectChangeDoc,
   type ProjectChangeLogDoc,
   type ProjectChangeModel,
+  type ProjectState,
 } from "./project-changes.model";
+import type { ProjectChangeSet, ProjectDoc, ProjectModel } from "./project.model";
 import {
   revisionKey,
   toChangeRecord,
   toProjectRecord,
   type ProjectChangeRecord,
+  type ProjectOperation,
   type ProjectRecord,
 } from "./project.records";
+import { CreateProjectSchema } from "./project.schemas";
 
 /** A committed change as the live updates hand it out. */
 export interface CommittedChange {
@@ -50,18 +50,62 @@ export interface ChangeLogEntry {
   committed?: CommittedChange;
 }
 
-/** The counter whose values are the hints for new positions (db/id-allocator.ts). */
+/** The counter whose values are the log's positions (db/id-allocator.ts). */
 const SEQUENCE = "project_changes";
 
-/**
- * The most documents one ordered insert sends. FerretDB 1.24 inserts in batches of 100 and, after a duplicate key,
- * goes on with the next batch although the insert is ordered (internal/handler/msg_insert.go: its `break` leaves only
- * the batch); an insert of at most one batch stops at the duplicate, as MongoDB does.
- */
+/** The most documents one ordered insert sends (FerretDB 1.24 inserts in batches of 100, see appendAll). */
 const ORDERED_INSERT_MAX = 100;
+/** Positions tried for one entry: each failure means a reader resolved the position first (a very slow writer). */
+const MAX_POSITION_ATTEMPTS = 10;
 
-/** Positions tried for one change before giving up (each failure means another change took that position). */
-const MAX_POSITION_ATTEMPTS = 50;
+/** Fields a history entry lists, in order: those of the create shape (the contract's order), then the teacher. */
+export const RECORDED_FIELDS: readonly string[] = [...Object.keys(CreateProjectSchema.shape), "teacher_id"];
+
+const asText = (value: unknown): string | null => (value === null || value === undefined ? null : String(value));
+
+/** The project state a change entry stores (every field but the internal ones). */
+export function stateOf({ _id: _key, name_key: _nameKey, change_seq: _seq, ...state }: ProjectDoc): ProjectState {
+  return state;
+}
+
+/** The entry of a change: `before` is the project as it was, `after` as the change left it. */
+export function changeEntry(
+  operation: ProjectOperation,
+  actor: Pick<Actor, "id" | "role">,
+  before: ProjectState | null,
+  after: ProjectState,
+  fields: readonly string[],
+  seq: number,
+): ProjectChangeDoc {
+  const changed = fields.filter(
+    (field) =>
+      before === null ||
+      asText(field in before ? before[field as keyof ProjectState] : null) !==
+        asText(after[field as keyof ProjectState]),
+  );
+  return {
+    _id: revisionKey(after.project_id, after.revision),
+    seq,
+    project_id: after.project_id,
+    revision: after.revision,
+    operation,
+    actor_id: actor.id,
+    actor_role: actor.role,
+    at: after.updated_at,
+    set:
+      before === null
+        ? {}
+        : (Object.fromEntries(changed.map((f) => [f, after[f as keyof ProjectState]])) as ProjectChangeSet),
+    changes: changed
+      .filter((field) => before !== null || after[field as keyof ProjectState] !== null)
+      .map((field) => ({
+        field,
+        from: before === null ? null : asText(before[field as keyof ProjectState]),
+        to: asText(after[field as keyof ProjectState]),
+      })),
+    project: after,
+  };
+}
 
 function toEntry(doc: ProjectChangeLogDoc): ChangeLogEntry {
   if (isVoid(doc)) return { seq: doc.seq };
@@ -81,6 +125,7 @@ export class ProjectChangeLog {
 
   constructor(
     private readonly changes: ProjectChangeModel,
+    private readonly projects: ProjectModel,
     private readonly ids: IdAllocator,
   ) {}
 
@@ -90,46 +135,103 @@ export class ProjectChangeLog {
     return () => this.listeners.delete(listener);
   }
 
+  /** A new position (one counter step). */
+  position(): Promise<number> {
+    return this.ids.next(SEQUENCE);
+  }
+
+  /** Gives a position up for no change (its writer's update did not match), so readers need not wait for it. */
+  async giveUp(seq: number): Promise<void> {
+    await this.fillVoid(seq).catch(() => undefined);
+  }
+
   /**
-   * Commits a change at a new position above `floor`: returns its position, or undefined when the revision was
-   * taken by another change (the caller re-reads and re-decides).
+   * Inserts the entry of a change the project already holds at change_seq = entry.seq. When a reader resolved that
+   * position first (a writer slower than the readers' wait), the change moves to a new position. Returns its position.
    */
-  async append(change: Omit<ProjectChangeDoc, "seq">, floor: number): Promise<number | undefined> {
-    let seq = Math.max(await this.ids.next(SEQUENCE), floor);
+  async record(entry: ProjectChangeDoc): Promise<number> {
+    let seq = entry.seq;
     for (let attempt = 1; ; attempt++) {
       try {
-        await this.changes.create({ ...change, seq });
+        await this.changes.collection.insertOne({ ...entry, seq } as never);
+        break;
       } catch (err) {
         if (!isDuplicateKeyError(err)) throw err;
-        if (await this.changes.exists({ _id: change._id })) {
-          // Lost the revision: give the position up at once, so readers need not wait for it.
-          await this.fillVoid(seq).catch(() => undefined);
-          return undefined;
+        // The reader wrote this very entry from the project (same `_id`): it is in the log.
+        const present = await this.changes.findOne({ _id: entry._id }, { seq: 1 }).lean<{ seq: number }>();
+        if (present) {
+          seq = present.seq;
+          break;
         }
         if (attempt >= MAX_POSITION_ATTEMPTS) throw err;
-        seq = Math.max(await this.ids.next(SEQUENCE), seq + 1);
-        continue;
+        const next = await this.position();
+        // Only while no later change of the project built on this one (its position would be below ours).
+        await this.projects.updateOne(
+          { _id: idKey(entry.project_id), change_seq: seq },
+          { $set: { change_seq: next } },
+          { timestamps: false },
+        );
+        seq = next;
       }
-      for (const listener of this.listeners) listener(seq);
-      return seq;
     }
+    for (const listener of this.listeners) listener(seq);
+    return seq;
+  }
+
+  /**
+   * Resolves a position that stayed empty: writes the entry of the change a project holds there (its writer updated
+   * the project but did not insert the entry yet, or died), or else claims it for no change.
+   */
+  async resolve(seq: number): Promise<void> {
+    const project = await this.projects.findOne({ change_seq: seq }).lean<ProjectDoc>();
+    if (project && !(await this.changes.exists({ _id: revisionKey(project.project_id, project.revision) }))) {
+      const after = stateOf(project);
+      const before = project.revision > 1 ? await this.revision(project.project_id, project.revision - 1) : null;
+      const changed = before
+        ? RECORDED_FIELDS.filter(
+            (f) => asText(before.project[f as keyof ProjectState]) !== asText(after[f as keyof ProjectState]),
+          )
+        : [];
+      const operation: ProjectOperation =
+        project.revision === 1
+          ? "createProject"
+          : changed.includes("teacher_id")
+            ? "assignTeacher"
+            : "updateProjectStatus";
+      // Who made it is not stored beside the project: the entry says the service wrote it.
+      const entry = changeEntry(
+        operation,
+        { id: null, role: "system" },
+        before?.project ?? (project.revision === 1 ? null : after),
+        after,
+        RECORDED_FIELDS,
+        seq,
+      );
+      try {
+        await this.changes.collection.insertOne(entry as never);
+        return;
+      } catch (err) {
+        if (!isDuplicateKeyError(err)) throw err;
+        return; // its writer inserted it meanwhile
+      }
+    }
+    await this.fillVoid(seq);
   }
 
   /**
    * Commits changes at consecutive new positions, in the order given, with one counter step and ordered inserts of
-   * up to ORDERED_INSERT_MAX each (the revision migration's batches). The positions start above `above` (the highest the caller holds), or none is
-   * used. Returns the positions of the changes committed, from the first on: fewer than given when an insert met a
-   * duplicate key (a revision there already, a position taken), and the caller appends the rest one by one. The
-   * positions of the block left unused are voided at once, so readers need not wait for them.
+   * up to ORDERED_INSERT_MAX each (the revision migration's batches). Returns the positions of the changes
+   * committed, from the first on: fewer than given when an insert met a duplicate key (a revision there already),
+   * and the caller appends the rest one by one. The unused positions of the block are voided at once.
    */
-  async appendAll(changes: Omit<ProjectChangeDoc, "seq">[], above: number): Promise<number[]> {
+  async appendAll(changes: Omit<ProjectChangeDoc, "seq">[]): Promise<number[]> {
     if (changes.length === 0) return [];
     const first = await this.ids.reserve(SEQUENCE, changes.length);
     const docs = changes.map((change, i) => ({ ...change, seq: first + i }));
-    // A counter behind positions already held (two non-atomic counter steps at once, on FerretDB): none is used.
     let committed = 0;
-    // In order, stopping at the first duplicate: what comes after it is appended one by one, above it.
-    for (let from = 0; first > above && from < docs.length; from += ORDERED_INSERT_MAX) {
+    // FerretDB 1.24 goes on with the next batch of 100 after a duplicate key although the insert is ordered
+    // (internal/handler/msg_insert.go): an insert of at most one batch stops at the duplicate, as MongoDB does.
+    for (let from = 0; from < docs.length; from += ORDERED_INSERT_MAX) {
       const part = docs.slice(from, from + ORDERED_INSERT_MAX);
       try {
         await this.changes.insertMany(part, { ordered: true, lean: true });
@@ -144,6 +246,31 @@ export class ProjectChangeLog {
     await this.fillVoids(docs.slice(committed).map((doc) => doc.seq));
     if (seqs.length > 0) for (const listener of this.listeners) listener(seqs[seqs.length - 1]);
     return seqs;
+  }
+
+  /** Commits one change at a new position; undefined when its revision is in the log already. */
+  async append(change: Omit<ProjectChangeDoc, "seq">): Promise<number | undefined> {
+    for (let attempt = 1; ; attempt++) {
+      const seq = await this.position();
+      try {
+        await this.changes.create({ ...change, seq });
+        for (const listener of this.listeners) listener(seq);
+        return seq;
+      } catch (err) {
+        if (!isDuplicateKeyError(err)) throw err;
+        if (await this.changes.exists({ _id: change._id })) {
+          await this.giveUp(seq);
+          return undefined;
+        }
+        if (attempt >= MAX_POSITION_ATTEMPTS) throw err;
+      }
+    }
+  }
+
+  /** Brings the counter of positions up to the log's highest (positions written by versions before it was atomic). */
+  async catchUpCounter(): Promise<void> {
+    const last = await this.lastSeq();
+    if (last > 0) await this.ids.atLeast(SEQUENCE, last);
   }
 
   /** The positions of those of the revisions (`_id`s "<project>:<revision>") that the log holds. */
@@ -195,7 +322,7 @@ export class ProjectChangeLog {
     return doc?.seq ?? 0;
   }
 
-  /** Claims each of the positions for no change, in one insert; those a change (or a reader) took stay as they are. */
+  /** Claims each of the positions for no change, in one insert; those a change took stay as they are. */
   private async fillVoids(seqs: number[]): Promise<void> {
     if (seqs.length === 0) return;
     const voids = seqs.map((seq) => ({ _id: voidKey(seq), seq, void: true }));

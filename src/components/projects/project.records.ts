@@ -7,9 +7,10 @@ import { recordMapper } from "../../db/record-of";
 import type { ProjectChangeDoc, ProjectState } from "./project-changes.model";
 import type { ProjectDoc } from "./project.model";
 import { PROJECT_FIELDS } from "./project.model";
+import { PROJECT_STORAGE_ONLY, type ProjectStorageOnly } from "./project.fields";
 
 /** A project as the service hands it out (fields declared once, in PROJECT_FIELDS of project.fields.ts). */
-export type ProjectRecord = RecordOf<ProjectDoc, "name_key">;
+export type ProjectRecord = RecordOf<ProjectDoc, ProjectStorageOnly>;
 
 export interface FieldChangeRecord {
   field: string;
@@ -34,7 +35,7 @@ export interface ProjectChangeRecord {
 export const revisionKey = (projectId: number, revision: number): string => `${idKey(projectId)}:${revision}`;
 
 /** A stored project (or a project state of the change log) as the service hands it out. */
-export const toProjectRecord: (doc: ProjectState) => ProjectRecord = recordMapper(PROJECT_FIELDS, ["name_key"]);
+export const toProjectRecord: (doc: ProjectState) => ProjectRecord = recordMapper(PROJECT_FIELDS, PROJECT_STORAGE_ONLY);
 
 /** The fields of a change document (change log or legacy revision) that a history entry shows. */
 type ChangeFields = Pick<ProjectChangeDoc, "revision" | "operation" | "actor_id" | "actor_role" | "at" | "changes">;

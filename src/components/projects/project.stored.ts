@@ -25,6 +25,7 @@ const StoredProjectFields = z.strictObject({
   created_by: z.string().nullable(),
   created_at: storedTimestamp(),
   updated_at: storedTimestamp(),
+  change_seq: storedId(SAFE_INT_MAX).nullish(),
 });
 
 /** The fields npm run db:check has a rule for: the input shape's, those the service adds, the derived keys. */
