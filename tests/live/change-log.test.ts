@@ -13,7 +13,7 @@ import { silentLogger, unique } from "../helpers/fixtures";
 /** 1, 2, …, n. */
 const range = (n: number) => Array.from({ length: n }, (_, i) => i + 1);
 
-/** The counter whose values are the hints for log positions (a writer first takes one, then inserts). */
+/** The counter whose values are the log's positions (a writer first takes one, then inserts). */
 const POSITIONS = "project_changes";
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -37,7 +37,7 @@ describe("the change log's positions", () => {
   beforeAll(async () => {
     db = await openTestDatabase();
     services = createServices(db, undefined, silentLogger);
-    log = new ProjectChangeLog(db.models.ProjectChange, db.ids);
+    log = new ProjectChangeLog(db.models.ProjectChange, db.models.Project, db.ids);
   });
   afterEach(() => feeds.splice(0).forEach((feed) => feed.stop()));
   afterAll(() => dropTestDatabase(db));
@@ -75,10 +75,11 @@ describe("the change log's positions", () => {
       project,
     });
     // Revision 10 is committed already (by an earlier start, say); 150 changes span more than one insert.
-    const taken = await log.append(change(10), before + 1);
+    const taken = await log.append(change(10));
     const changes = Array.from({ length: 150 }, (_, i) => change(i + 1));
 
-    const seqs = await log.appendAll(changes, taken!);
+    expect(taken).toBeGreaterThan(before);
+    const seqs = await log.appendAll(changes);
 
     expect(seqs).toHaveLength(9);
     const stored = await db.models.ProjectChange.find({ project_id: projectId }).sort({ revision: 1 }).lean();
@@ -154,6 +155,40 @@ describe("the change log's positions", () => {
     const event = (await events.next()).value as ProjectChangeEvent;
     expect(event).toMatchObject({ project_id: after.project_id, change: { revision: retried.revision } });
     expect(event.seq).toBeGreaterThan(taken + 1);
+  });
+
+  it("when a writer dies after changing the project but before inserting its entry, then after the bounded wait a reader writes the entry from the project", async () => {
+    const f = feed(300);
+    const project = await services.projects.create(input());
+    const events = await watchFromNow(f);
+    // What the writer had done when it died: it took a position and changed the project (one conditional update).
+    const taken = await log.position();
+    const at = new Date();
+    await db.models.Project.updateOne(
+      { project_id: project.project_id },
+      { $set: { project_status: "active", updated_at: at, change_seq: taken }, $inc: { revision: 1 } },
+      { timestamps: false },
+    );
+    const later = await services.projects.create(input());
+
+    const delivered = [
+      (await events.next()).value as ProjectChangeEvent,
+      (await events.next()).value as ProjectChangeEvent,
+    ];
+
+    expect(delivered.map((e) => [e.project_id, e.change.revision, e.seq])).toEqual([
+      [project.project_id, 2, taken],
+      [later.project_id, 1, taken + 1],
+    ]);
+    expect(delivered[0].change).toMatchObject({
+      operation: "updateProjectStatus",
+      actor_id: null,
+      actor_role: "system",
+      changes: [{ field: "project_status", from: "planned", to: "active" }],
+    });
+    expect(delivered[0].project).toMatchObject({ project_status: "active", revision: 2 });
+    const history = await services.projects.history({ project_id: project.project_id, revision: 2 });
+    expect(history.items.map((item) => item.revision)).toEqual([2, 1]);
   });
 });
 
