@@ -16,7 +16,7 @@ import type { EmbeddedDatabase, Progress } from "./embedded-server";
 const SOURCE_DIR = path.join(REPO_ROOT, "tools", "ferretdb");
 /** Changes to FerretDB's own files (unified diffs, paths relative to the module's root), applied in this order: each
  * patch is written against FerretDB's files as the patches before it left them. */
-const PATCH_FILES = ["pushdown.patch"];
+const PATCH_FILES = ["pushdown.patch", "atomic.patch"];
 /** Files added to FerretDB's packages, at their paths in the module (a leading "_" hides them from Go tools). */
 const ADDED_DIR = "_added";
 const FERRETDB_MODULE = "github.com/FerretDB/FerretDB";
@@ -173,6 +173,8 @@ async function ensureFerretDbBinary(progress: Progress): Promise<string> {
 export interface FerretDbOptions {
   /** false: FerretDB's own query behaviour, nothing pushed down to SQLite (default true). */
   pushdown?: boolean;
+  /** false: FerretDB's own read-then-write updates, findAndModify and deletes, not atomic (default true). */
+  atomic?: boolean;
   /** A file to which every SQL statement FerretDB runs is appended (for explainSqlLog). */
   sqlLog?: string;
 }
@@ -187,8 +189,10 @@ export async function startFerretDb(
   fs.mkdirSync(dataDir, { recursive: true });
   const env = { ...process.env };
   delete env.FERRETDB_EMBEDDED_PUSHDOWN;
+  delete env.FERRETDB_EMBEDDED_ATOMIC;
   delete env.FERRETDB_EMBEDDED_SQL_LOG;
   if (options.pushdown === false) env.FERRETDB_EMBEDDED_PUSHDOWN = "off";
+  if (options.atomic === false) env.FERRETDB_EMBEDDED_ATOMIC = "off";
   if (options.sqlLog) env.FERRETDB_EMBEDDED_SQL_LOG = options.sqlLog;
   // stdin stays a pipe we never close: when this process dies, FerretDB reads EOF and exits.
   const child = spawn(binary, [dataDir], { stdio: ["pipe", "pipe", "pipe"], env });

@@ -8,9 +8,11 @@
 // It listens on 127.0.0.1 with an ephemeral port, prints the MongoDB URI as the first line of stdout,
 // and stops on SIGINT/SIGTERM or when stdin closes, so a parent that dies never leaves it running.
 //
-// It is built with the project's patch of FerretDB (ferretdb.patch and the files under _ferretdb, applied by the
-// Node side at build time): filters, sorts, skips, limits and counts reach SQLite and its indexes. The environment
-// variable FERRETDB_EMBEDDED_PUSHDOWN=off turns that off at run time (queries then behave as FerretDB's own).
+// It is built with the project's patches of FerretDB (the *.patch files and the files under _added, applied by the
+// Node side at build time): filters, sorts, skips, limits and counts reach SQLite and its indexes (pushdown.patch),
+// and updates, findAndModify and deletes are atomic per document, as on MongoDB (atomic.patch; buildInfo then says
+// embeddedAtomicWrites: true). The environment variables FERRETDB_EMBEDDED_PUSHDOWN=off and
+// FERRETDB_EMBEDDED_ATOMIC=off turn these off at run time (FerretDB's own behaviour).
 //
 // FERRETDB_EMBEDDED_SQL_LOG=<file> appends every SQL statement FerretDB runs to that file, one JSON object a line
 // ({"db": database, "sql": statement}); `explain` prints SQLite's EXPLAIN QUERY PLAN of each distinct statement
