@@ -160,7 +160,9 @@ export class ProjectRepository {
         continue;
       }
       const old = stateOf(before);
-      const next = { ...old, ...request.set, revision: old.revision + 1, updated_at: at };
+      // `$inc` counts from 0 on a document stored without a revision (only written behind the service's back: opening
+      // the database gives every project one), so the record says what the document now holds.
+      const next = { ...old, ...request.set, revision: (old.revision ?? 0) + 1, updated_at: at };
       await this.log.record(changeEntry(request.operation, request.actor, old, next, RECORDED_FIELDS, seq));
       return { status: "changed", project: toProjectRecord(next) };
     }
