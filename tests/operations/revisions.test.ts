@@ -246,7 +246,8 @@ describe("revisions and history", () => {
     const stored = (await t.db.models.ProjectChange.findOne({ _id: revisionKey(project.project_id, 1) }).lean())!;
     const log = new ProjectChangeLog(t.db.models.ProjectChange, t.db.models.Project, t.db.ids);
     // As that version left it: revision 2 in the log, the project document still at revision 1.
-    await log.append({
+    await t.db.models.ProjectChange.create({
+      seq: await log.position(),
       _id: revisionKey(project.project_id, 2),
       project_id: project.project_id,
       revision: 2,

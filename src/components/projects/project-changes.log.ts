@@ -24,7 +24,7 @@ import {
   type ProjectChangeModel,
   type ProjectState,
 } from "./project-changes.model";
-import type { ProjectChangeSet, ProjectDoc, ProjectModel } from "./project.model";
+import type { ProjectDoc, ProjectModel } from "./project.model";
 import {
   revisionKey,
   toChangeRecord,
@@ -53,13 +53,17 @@ export interface ChangeLogEntry {
 /** The counter whose values are the log's positions (db/id-allocator.ts). */
 const SEQUENCE = "project_changes";
 
-/** The most documents one ordered insert sends (FerretDB 1.24 inserts in batches of 100, see appendAll). */
-const ORDERED_INSERT_MAX = 100;
 /** Positions tried for one entry: each failure means a reader resolved the position first (a very slow writer). */
 const MAX_POSITION_ATTEMPTS = 10;
 
 /** Fields a history entry lists, in order: those of the create shape (the contract's order), then the teacher. */
 export const RECORDED_FIELDS: readonly string[] = [...Object.keys(CreateProjectSchema.shape), "teacher_id"];
+
+const SYSTEM = { id: null, role: "system" } as const;
+
+function ignoreDuplicate(err: unknown): void {
+  if (!isDuplicateKeyError(err)) throw err;
+}
 
 const asText = (value: unknown): string | null => (value === null || value === undefined ? null : String(value));
 
@@ -68,21 +72,17 @@ export function stateOf({ _id: _key, name_key: _nameKey, change_seq: _seq, ...st
   return state;
 }
 
-/** The entry of a change: `before` is the project as it was, `after` as the change left it. */
+/** The entry of a change: `before` is the project as it was (null for its creation), `after` as the change left it. */
 export function changeEntry(
   operation: ProjectOperation,
   actor: Pick<Actor, "id" | "role">,
   before: ProjectState | null,
   after: ProjectState,
-  fields: readonly string[],
   seq: number,
 ): ProjectChangeDoc {
-  const changed = fields.filter(
-    (field) =>
-      before === null ||
-      asText(field in before ? before[field as keyof ProjectState] : null) !==
-        asText(after[field as keyof ProjectState]),
-  );
+  const was: Record<string, unknown> = before ?? {};
+  const now: Record<string, unknown> = after;
+  const changed = RECORDED_FIELDS.filter((f) => (before ? asText(was[f]) !== asText(now[f]) : now[f] !== null));
   return {
     _id: revisionKey(after.project_id, after.revision),
     seq,
@@ -92,17 +92,8 @@ export function changeEntry(
     actor_id: actor.id,
     actor_role: actor.role,
     at: after.updated_at,
-    set:
-      before === null
-        ? {}
-        : (Object.fromEntries(changed.map((f) => [f, after[f as keyof ProjectState]])) as ProjectChangeSet),
-    changes: changed
-      .filter((field) => before !== null || after[field as keyof ProjectState] !== null)
-      .map((field) => ({
-        field,
-        from: before === null ? null : asText(before[field as keyof ProjectState]),
-        to: asText(after[field as keyof ProjectState]),
-      })),
+    set: before ? Object.fromEntries(changed.map((f) => [f, now[f]])) : {},
+    changes: changed.map((field) => ({ field, from: asText(was[field]), to: asText(now[field]) })),
     project: after,
   };
 }
@@ -186,85 +177,46 @@ export class ProjectChangeLog {
     const project = await this.projects.findOne({ change_seq: seq }).lean<ProjectDoc>();
     if (project && !(await this.changes.exists({ _id: revisionKey(project.project_id, project.revision) }))) {
       const after = stateOf(project);
-      const before = project.revision > 1 ? await this.revision(project.project_id, project.revision - 1) : null;
-      const changed = before
-        ? RECORDED_FIELDS.filter(
-            (f) => asText(before.project[f as keyof ProjectState]) !== asText(after[f as keyof ProjectState]),
-          )
-        : [];
-      const operation: ProjectOperation =
-        project.revision === 1
-          ? "createProject"
-          : changed.includes("teacher_id")
-            ? "assignTeacher"
-            : "updateProjectStatus";
+      const previous = project.revision > 1 ? await this.revision(project.project_id, project.revision - 1) : null;
       // Who made it is not stored beside the project: the entry says the service wrote it.
       const entry = changeEntry(
-        operation,
-        { id: null, role: "system" },
-        before?.project ?? (project.revision === 1 ? null : after),
+        "createProject",
+        SYSTEM,
+        project.revision > 1 ? (previous?.project ?? after) : null,
         after,
-        RECORDED_FIELDS,
         seq,
       );
-      try {
-        await this.changes.collection.insertOne(entry as never);
-        return;
-      } catch (err) {
-        if (!isDuplicateKeyError(err)) throw err;
-        return; // its writer inserted it meanwhile
+      if (project.revision > 1) {
+        entry.operation = entry.changes.some((c) => c.field === "teacher_id") ? "assignTeacher" : "updateProjectStatus";
       }
+      // A duplicate: its writer inserted it meanwhile.
+      await this.changes.collection.insertOne(entry as never).catch(ignoreDuplicate);
+      return;
     }
     await this.fillVoid(seq);
   }
 
   /**
-   * Commits changes at consecutive new positions, in the order given, with one counter step and ordered inserts of
-   * up to ORDERED_INSERT_MAX each (the revision migration's batches). Returns the positions of the changes
-   * committed, from the first on: fewer than given when an insert met a duplicate key (a revision there already),
-   * and the caller appends the rest one by one. The unused positions of the block are voided at once.
+   * Commits changes at consecutive new positions, in the order given, with one counter step and one unordered insert
+   * (the revision migration's batches). A change whose revision is in the log already (copied by an interrupted
+   * earlier start, or by another instance) stays as it is and its position is voided at once. Returns how many were
+   * committed.
    */
-  async appendAll(changes: Omit<ProjectChangeDoc, "seq">[]): Promise<number[]> {
-    if (changes.length === 0) return [];
+  async appendAll(changes: Omit<ProjectChangeDoc, "seq">[]): Promise<number> {
+    if (changes.length === 0) return 0;
     const first = await this.ids.reserve(SEQUENCE, changes.length);
     const docs = changes.map((change, i) => ({ ...change, seq: first + i }));
-    let committed = 0;
-    // FerretDB 1.24 goes on with the next batch of 100 after a duplicate key although the insert is ordered
-    // (internal/handler/msg_insert.go): an insert of at most one batch stops at the duplicate, as MongoDB does.
-    for (let from = 0; from < docs.length; from += ORDERED_INSERT_MAX) {
-      const part = docs.slice(from, from + ORDERED_INSERT_MAX);
-      try {
-        await this.changes.insertMany(part, { ordered: true, lean: true });
-        committed += part.length;
-      } catch (err) {
+    const failed = await this.changes.collection.insertMany(docs as never[], { ordered: false }).then(
+      () => [],
+      (err: unknown) => {
         if (!isDuplicateKeyError(err)) throw err;
-        committed += insertedBeforeFailure(err);
-        break;
-      }
-    }
-    const seqs = docs.slice(0, committed).map((doc) => doc.seq);
-    await this.fillVoids(docs.slice(committed).map((doc) => doc.seq));
-    if (seqs.length > 0) for (const listener of this.listeners) listener(seqs[seqs.length - 1]);
-    return seqs;
-  }
-
-  /** Commits one change at a new position; undefined when its revision is in the log already. */
-  async append(change: Omit<ProjectChangeDoc, "seq">): Promise<number | undefined> {
-    for (let attempt = 1; ; attempt++) {
-      const seq = await this.position();
-      try {
-        await this.changes.create({ ...change, seq });
-        for (const listener of this.listeners) listener(seq);
-        return seq;
-      } catch (err) {
-        if (!isDuplicateKeyError(err)) throw err;
-        if (await this.changes.exists({ _id: change._id })) {
-          await this.giveUp(seq);
-          return undefined;
-        }
-        if (attempt >= MAX_POSITION_ATTEMPTS) throw err;
-      }
-    }
+        const { writeErrors } = err as { writeErrors?: { index: number } | { index: number }[] };
+        return [writeErrors ?? []].flat().map((e) => e.index);
+      },
+    );
+    await this.fillVoids(failed.map((index) => docs[index].seq));
+    for (const listener of this.listeners) listener(docs[docs.length - 1].seq);
+    return docs.length - failed.length;
   }
 
   /** Brings the counter of positions up to the log's highest (positions written by versions before it was atomic). */
@@ -322,13 +274,11 @@ export class ProjectChangeLog {
     return doc?.seq ?? 0;
   }
 
-  /** Claims each of the positions for no change, in one insert; those a change took stay as they are. */
+  /** Claims each of the positions for no change, in one insert. */
   private async fillVoids(seqs: number[]): Promise<void> {
     if (seqs.length === 0) return;
     const voids = seqs.map((seq) => ({ _id: voidKey(seq), seq, void: true }));
-    await this.changes.collection.insertMany(voids as never[], { ordered: false }).catch((err: unknown) => {
-      if (!isDuplicateKeyError(err)) throw err;
-    });
+    await this.changes.collection.insertMany(voids as never[], { ordered: false }).catch(ignoreDuplicate);
   }
 
   /** Claims position `seq` for no change; false when a change (or another reader) took it first. */
@@ -341,11 +291,4 @@ export class ProjectChangeLog {
       throw err;
     }
   }
-}
-
-/** How many documents of an ordered insert went in before the one that failed (0 when the error does not say). */
-function insertedBeforeFailure(err: unknown): number {
-  const { writeErrors } = err as { writeErrors?: { index?: number } | { index?: number }[] };
-  const first = Array.isArray(writeErrors) ? writeErrors[0] : writeErrors;
-  return typeof first?.index === "number" ? first.index : 0;
 }

@@ -84,17 +84,11 @@ export async function migrateProjectRevisions(
         a.key - b.key || a.revision.project_id - b.revision.project_id || a.revision.revision - b.revision.revision,
     );
 
-    // In batches: one counter step and one insert each. A batch holding revisions copied already (by an interrupted
-    // earlier start, or by another instance copying at the same time) goes one by one, keeping those as they are.
+    // In batches: one counter step and one insert each; revisions copied already keep their positions.
     let done = 0;
     for (let from = 0; from < planned.length; from += BATCH) {
       const batch = planned.slice(from, from + BATCH);
-      const present = await log.positionsOf(batch.map((item) => item.revision._id));
-      const seqs = present.size === 0 ? await log.appendAll(batch.map(changeOf)) : [];
-      copied += seqs.length;
-      for (const item of batch.slice(seqs.length)) {
-        if (!present.has(item.revision._id) && (await log.append(changeOf(item))) !== undefined) copied++;
-      }
+      copied += await log.appendAll(batch.map(changeOf));
       done += batch.length;
       if (Date.now() - reportedAt >= PROGRESS_EVERY_MS) {
         reportedAt = Date.now();

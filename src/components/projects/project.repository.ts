@@ -16,7 +16,7 @@ import { idKey } from "../../db/id-key";
 import { readKeysetPage } from "../../db/keyset";
 import type { FieldTypesFit, HasFields } from "../../shared/field-checks";
 import type { KeysetRead, KeysetWindow } from "../../shared/keyset-pagination";
-import { changeEntry, RECORDED_FIELDS, stateOf, type ProjectChangeLog } from "./project-changes.log";
+import { changeEntry, stateOf, type ProjectChangeLog } from "./project-changes.log";
 import {
   toChangeRecord,
   toProjectRecord,
@@ -121,7 +121,7 @@ export class ProjectRepository {
     }
     const doc = created.toObject();
     // Acknowledged only after this insert too, so an acknowledged creation is always in the history and the log.
-    await this.log.record(changeEntry("createProject", actor, null, stateOf(doc), RECORDED_FIELDS, seq));
+    await this.log.record(changeEntry("createProject", actor, null, stateOf(doc), seq));
     return toProjectRecord(doc);
   }
 
@@ -163,7 +163,7 @@ export class ProjectRepository {
       // `$inc` counts from 0 on a document stored without a revision (only written behind the service's back: opening
       // the database gives every project one), so the record says what the document now holds.
       const next = { ...old, ...request.set, revision: (old.revision ?? 0) + 1, updated_at: at };
-      await this.log.record(changeEntry(request.operation, request.actor, old, next, RECORDED_FIELDS, seq));
+      await this.log.record(changeEntry(request.operation, request.actor, old, next, seq));
       return { status: "changed", project: toProjectRecord(next) };
     }
     return { status: "contended" };
