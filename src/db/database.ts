@@ -139,7 +139,7 @@ export async function openDatabase(uri: string, options: OpenDatabaseOptions = {
  */
 async function refuseNonAtomicFerretDb(connection: Connection): Promise<void> {
   const info = await connection.db!.admin().command({ buildInfo: 1 });
-  if ("ferretdbVersion" in info && info.embeddedAtomicWrites === "TEMP") {
+  if ("ferretdbVersion" in info && info.embeddedAtomicWrites !== true) {
     await connection.close().catch(() => undefined);
     throw new Error(
       `the database is FerretDB ${String(info.ferretdbVersion)} without atomic conditional updates, $inc and findAndModify, which this service needs: use MongoDB through MONGODB_URI, or leave MONGODB_URI unset to run the embedded FerretDB (patched to give them)`,
