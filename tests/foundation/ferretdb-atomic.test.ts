@@ -9,7 +9,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { MongoClient, type Collection, type Db } from "mongodb";
+import { Double, Int32, Long, MongoClient, type Collection, type Db } from "mongodb";
 import { startFerretDb } from "../../src/db/ferretdb";
 import type { EmbeddedDatabase } from "../../src/db/embedded";
 
@@ -65,6 +65,28 @@ const scenarios: Record<string, Round> = {
     const errors = errorsOf(await together(() => coll.updateOne({ _id: "counter" }, { $inc: { n: 1 } })));
     if (errors.length) return `errors: ${errors[0]}`;
     const stored = await coll.findOne({ _id: "counter" });
+    return stored?.n === CLIENTS ? undefined : `n is ${String(stored?.n)}`;
+  },
+
+  "50 concurrent $inc of one document, half of them naming it by _id and half by another field, add 50": async (
+    coll,
+  ) => {
+    await coll.insertOne({ _id: "counter", key: "k", n: 0 });
+    const errors = errorsOf(
+      await together((i) => coll.updateOne(i % 2 ? { _id: "counter" } : { key: "k" }, { $inc: { n: 1 } })),
+    );
+    if (errors.length) return `errors: ${errors[0]}`;
+    const stored = await coll.findOne({ _id: "counter" });
+    return stored?.n === CLIENTS ? undefined : `n is ${String(stored?.n)}`;
+  },
+
+  "50 concurrent $inc of a document with a numeric _id, named as int32, int64 and double, add 50": async (coll) => {
+    const numeric = coll as unknown as Collection<{ _id: number; n: number }>;
+    await numeric.insertOne({ _id: 7, n: 0 });
+    const ids = [new Int32(7), new Long(7), new Double(7)] as unknown as number[];
+    const errors = errorsOf(await together((i) => numeric.updateOne({ _id: ids[i % 3] }, { $inc: { n: 1 } })));
+    if (errors.length) return `errors: ${errors[0]}`;
+    const stored = await numeric.findOne({ _id: 7 });
     return stored?.n === CLIENTS ? undefined : `n is ${String(stored?.n)}`;
   },
 

@@ -5,30 +5,33 @@
 // FerretDB 1.24 runs every update, findAndModify and filtered delete as a read followed by a write, with nothing
 // held in between: two concurrent `$inc` of one document read the same value and one increment is lost, two
 // conditional updates both match, two findAndModify removes both return the document. Here each such statement
-// runs under its collection's lock, so one statement at a time reads and writes a collection: its read (a new
-// SQLite read transaction, begun after the lock is taken) sees every earlier statement's committed write, and
+// runs under a lock of what it can touch, so no two statements that may touch the same document overlap: its read (a
+// new SQLite read transaction, begun after the lock is taken) sees every earlier statement's committed write, and
 // nothing rewrites or deletes what it read before it writes. One program owns its SQLite files, so this holds for
-// every client of the program. SQLite runs one write at a time anyway; the lock adds the statement's read (and
-// FerretDB's work on the documents) to that serial part, per collection.
+// every client of the program.
 //
-// Not under the lock: reads (find, aggregate, count, distinct, getMore read committed data), and inserts (a unique
-// index decides them in SQLite; an upsert whose insert loses to one is run once more, as MongoDB retries it).
-// drop, renameCollection and dropDatabase take the locks too, so no statement writes back what it read from a
-// collection that was dropped, renamed or replaced in between.
+// What a statement locks: a statement whose filter has a top-level `_id` equal to a string, ObjectId or number can
+// only match (or upsert) that one document, so it shares its collection's lock with others like it and holds that
+// document's lock alone; any other statement holds its collection's lock alone. Reads (find, aggregate, count,
+// distinct, getMore) take no lock: they read committed data. Inserts take none: a unique index decides them in
+// SQLite, and an upsert whose insert loses to one runs once more (as MongoDB retries it) and then finds that
+// document. drop and renameCollection hold their collections' locks alone, dropDatabase its database's, so no
+// statement writes back what it read from a collection that was dropped, renamed or replaced in between.
 //
-// Lock order, everywhere: the database's lock (shared by statements, drop and rename; exclusive for dropDatabase),
-// then collection locks in name order. Locks are held only inside a handler: released before the reply is written,
-// never kept for a cursor. Waiting for one ends with the request's context (the client closed its connection, or a
-// findAndModify's maxTimeMS ran out).
+// Lock order, everywhere: the database's lock, then collections' in name order, then a document's. Locks are held
+// only inside a handler: released before the reply is written, never kept for a cursor. Waiting for one ends with the
+// request's context (the client closed its connection, or a findAndModify's maxTimeMS ran out).
 //
 // FERRETDB_EMBEDDED_ATOMIC=off restores FerretDB's own behaviour (no locks, no marker in buildInfo).
 package handler
 
 import (
 	"context"
+	"encoding/hex"
 	"errors"
 	"os"
 	"slices"
+	"strconv"
 	"sync"
 	"time"
 
@@ -45,13 +48,14 @@ import (
 // embeddedAtomicOff is true when FERRETDB_EMBEDDED_ATOMIC=off: FerretDB's own read-then-write statements.
 var embeddedAtomicOff = os.Getenv("FERRETDB_EMBEDDED_ATOMIC") == "off"
 
-// embeddedDatabaseWeight is the weight of a database's lock: each holder of a collection lock holds one unit,
-// dropDatabase all of them.
-const embeddedDatabaseWeight = 1 << 30
+// embeddedWholeWeight is the weight of a database's or a collection's lock: each holder below it holds one unit,
+// one that needs it alone (a statement with any filter, drop, dropDatabase) all of them.
+const embeddedWholeWeight = 1 << 30
 
-// embeddedLockKey names a lock: a collection's, or the database's own (coll "").
+// embeddedLockKey names a lock: a database's (coll and doc ""), a collection's (doc ""), or a document's in a
+// collection (doc: embeddedDocKey of its _id).
 type embeddedLockKey struct {
-	db, coll string
+	db, coll, doc string
 }
 
 // embeddedLockEntry is a lock in use (or waited for) by refs requests; unused ones leave the table.
@@ -76,9 +80,9 @@ func embeddedAcquire(ctx context.Context, key embeddedLockKey, n int64) (*embedd
 	embeddedLocks.mu.Lock()
 	e := embeddedLocks.entries[key]
 	if e == nil {
-		size := int64(1)
-		if key.coll == "" {
-			size = embeddedDatabaseWeight
+		size := int64(embeddedWholeWeight)
+		if key.doc != "" {
+			size = 1
 		}
 		e = &embeddedLockEntry{sem: semaphore.NewWeighted(size)}
 		embeddedLocks.entries[key] = e
@@ -108,57 +112,145 @@ func (held *embeddedHeld) release() {
 	embeddedLocks.mu.Unlock()
 }
 
-// embeddedUnlock releases locks in the reverse order of taking them.
-func embeddedUnlock(held []*embeddedHeld) {
-	for i := len(held) - 1; i >= 0; i-- {
-		held[i].release()
+// embeddedLockSet takes locks in the order given and releases them in the reverse order.
+type embeddedLockSet []*embeddedHeld
+
+func (set *embeddedLockSet) take(ctx context.Context, key embeddedLockKey, n int64) error {
+	h, err := embeddedAcquire(ctx, key, n)
+	if err != nil {
+		set.release()
+		return err
 	}
+
+	*set = append(*set, h)
+
+	return nil
 }
 
-// embeddedLock takes the locks of collections colls of database dbName (and the database's, shared) and returns
-// the function that releases them. With the switch off it takes nothing.
-func embeddedLock(ctx context.Context, dbName string, colls ...string) (func(), error) {
+func (set *embeddedLockSet) release() {
+	for i := len(*set) - 1; i >= 0; i-- {
+		(*set)[i].release()
+	}
+
+	*set = nil
+}
+
+// embeddedNoLock is what the lock functions return with the switch off.
+func embeddedNoLock() {}
+
+// embeddedLockStatement takes the locks for one read-modify-write statement on collection coll of database dbName
+// with the given filter, and returns the function that releases them. A filter with a top-level `_id` equal to a
+// string, ObjectId or number can only match (or upsert) the document with that `_id`: such statements share the
+// collection's lock and each takes its document's, so statements on different documents run side by side. Any
+// other filter takes the collection's lock alone.
+func embeddedLockStatement(ctx context.Context, dbName, coll string, filter *types.Document) (func(), error) {
 	if embeddedAtomicOff {
-		return func() {}, nil
+		return embeddedNoLock, nil
+	}
+
+	var set embeddedLockSet
+	if err := set.take(ctx, embeddedLockKey{db: dbName}, 1); err != nil {
+		return nil, err
+	}
+
+	doc, ok := embeddedDocKey(filter)
+	if !ok {
+		if err := set.take(ctx, embeddedLockKey{db: dbName, coll: coll}, embeddedWholeWeight); err != nil {
+			return nil, err
+		}
+
+		return set.release, nil
+	}
+
+	if err := set.take(ctx, embeddedLockKey{db: dbName, coll: coll}, 1); err != nil {
+		return nil, err
+	}
+
+	if err := set.take(ctx, embeddedLockKey{db: dbName, coll: coll, doc: doc}, 1); err != nil {
+		return nil, err
+	}
+
+	return set.release, nil
+}
+
+// embeddedDocKey is the document lock's name for a filter that names one `_id`, or false. Values equal in MongoDB's
+// comparison get the same name (int32 1, int64 1 and double 1.0; -0.0 and 0.0); different values may share one
+// (int64 beyond 2^53), which only serialises more.
+func embeddedDocKey(filter *types.Document) (string, bool) {
+	if !filter.Has("_id") {
+		return "", false
+	}
+
+	v, _ := filter.Get("_id")
+	if d, isDoc := v.(*types.Document); isDoc {
+		if d.Len() != 1 || !d.Has("$eq") {
+			return "", false
+		}
+
+		v, _ = d.Get("$eq")
+	}
+
+	var number float64
+
+	switch v := v.(type) {
+	case string:
+		return "s" + v, true
+	case types.ObjectID:
+		return "o" + hex.EncodeToString(v[:]), true
+	case int32:
+		number = float64(v)
+	case int64:
+		number = float64(v)
+	case float64:
+		number = v
+	default:
+		return "", false
+	}
+
+	if number == 0 {
+		number = 0 // -0.0 too
+	}
+
+	return "n" + strconv.FormatFloat(number, 'g', -1, 64), true
+}
+
+// embeddedLockCollections takes collections colls of database dbName for themselves (in name order), for drop and
+// renameCollection, and returns the function that releases them.
+func embeddedLockCollections(ctx context.Context, dbName string, colls ...string) (func(), error) {
+	if embeddedAtomicOff {
+		return embeddedNoLock, nil
 	}
 
 	colls = slices.Clone(colls)
 	slices.Sort(colls)
 	colls = slices.Compact(colls)
 
-	held := make([]*embeddedHeld, 0, len(colls)+1)
-
-	h, err := embeddedAcquire(ctx, embeddedLockKey{db: dbName}, 1)
-	if err != nil {
+	var set embeddedLockSet
+	if err := set.take(ctx, embeddedLockKey{db: dbName}, 1); err != nil {
 		return nil, err
 	}
-
-	held = append(held, h)
 
 	for _, c := range colls {
-		if h, err = embeddedAcquire(ctx, embeddedLockKey{db: dbName, coll: c}, 1); err != nil {
-			embeddedUnlock(held)
+		if err := set.take(ctx, embeddedLockKey{db: dbName, coll: c}, embeddedWholeWeight); err != nil {
 			return nil, err
 		}
-
-		held = append(held, h)
 	}
 
-	return func() { embeddedUnlock(held) }, nil
+	return set.release, nil
 }
 
-// embeddedLockDatabase takes database dbName's lock exclusively (no statement runs in it meanwhile).
+// embeddedLockDatabase takes database dbName for itself (no statement runs in it meanwhile), for dropDatabase.
 func embeddedLockDatabase(ctx context.Context, dbName string) (func(), error) {
 	if embeddedAtomicOff {
-		return func() {}, nil
+		return embeddedNoLock, nil
 	}
 
-	h, err := embeddedAcquire(ctx, embeddedLockKey{db: dbName}, embeddedDatabaseWeight)
-	if err != nil {
+	var set embeddedLockSet
+	if err := set.take(ctx, embeddedLockKey{db: dbName}, embeddedWholeWeight); err != nil {
 		return nil, err
 	}
 
-	return h.release, nil
+	return set.release, nil
 }
 
 // embeddedIsDuplicateKey tells whether err is an insert's unique-key violation.
@@ -167,8 +259,8 @@ func embeddedIsDuplicateKey(err error) bool {
 	return errors.As(err, &be) && be.Code() == backends.ErrorCodeInsertDuplicateID
 }
 
-// embeddedUpdateDocument runs the update statements one at a time, each under its collection's lock (as MongoDB,
-// each statement is atomic on its own, not the command). An upsert whose insert hit a unique key (an insert took the
+// embeddedUpdateDocument runs the update statements one at a time, each under its locks (embeddedLockStatement): as
+// on MongoDB, each statement is atomic on its own, not the command. An upsert whose insert hit a unique key (an insert took the
 // key between its read and its write: inserts take no lock) runs once more, and then finds that document.
 func (h *Handler) embeddedUpdateDocument(ctx context.Context, params *common.UpdateParams) (int32, int32, *types.Array, error) { //nolint:lll // as updateDocument
 	if embeddedAtomicOff || len(params.Updates) == 0 {
@@ -211,7 +303,7 @@ func (h *Handler) embeddedUpdateDocument(ctx context.Context, params *common.Upd
 }
 
 func (h *Handler) embeddedUpdateStatement(ctx context.Context, params *common.UpdateParams) (int32, int32, *types.Array, error) { //nolint:lll // as updateDocument
-	unlock, err := embeddedLock(ctx, params.DB, params.Collection)
+	unlock, err := embeddedLockStatement(ctx, params.DB, params.Collection, params.Updates[0].Filter)
 	if err != nil {
 		return 0, 0, nil, lazyerrors.Error(err)
 	}
@@ -220,7 +312,7 @@ func (h *Handler) embeddedUpdateStatement(ctx context.Context, params *common.Up
 	return h.updateDocument(ctx, params)
 }
 
-// embeddedFindAndModifyDocument runs findAndModify under its collection's lock; maxTimeMS bounds the wait and the
+// embeddedFindAndModifyDocument runs findAndModify under its locks (embeddedLockStatement); maxTimeMS bounds the wait and the
 // statement together. An upsert whose insert hit a unique key runs once more (see embeddedUpdateDocument).
 func (h *Handler) embeddedFindAndModifyDocument(ctx context.Context, params *common.FindAndModifyParams) (*findAndModifyResult, error) { //nolint:lll // as findAndModifyDocument
 	if embeddedAtomicOff {
@@ -242,7 +334,7 @@ func (h *Handler) embeddedFindAndModifyDocument(ctx context.Context, params *com
 }
 
 func (h *Handler) embeddedFindAndModifyStatement(ctx context.Context, params *common.FindAndModifyParams) (*findAndModifyResult, error) { //nolint:lll // as findAndModifyDocument
-	unlock, err := embeddedLock(ctx, params.DB, params.Collection)
+	unlock, err := embeddedLockStatement(ctx, params.DB, params.Collection, params.Query)
 	if err != nil {
 		if params.MaxTimeMS != 0 && errors.Is(err, context.DeadlineExceeded) {
 			return nil, handlererrors.NewCommandErrorMsgWithArgument(
@@ -259,10 +351,10 @@ func (h *Handler) embeddedFindAndModifyStatement(ctx context.Context, params *co
 	return h.findAndModifyDocument(ctx, params)
 }
 
-// embeddedExecDelete runs one delete statement under its collection's lock (also one by `_id`: FerretDB reads it
-// first too, and a findAndModify remove must not return a document a delete reports deleted).
+// embeddedExecDelete runs one delete statement under its locks (embeddedLockStatement), also one by `_id`: FerretDB
+// reads that first too, and a findAndModify remove must not return a document a delete reports deleted.
 func (h *Handler) embeddedExecDelete(ctx context.Context, dbName, collName string, c backends.Collection, p *common.Delete) (int32, error) { //nolint:lll // as execDelete
-	unlock, err := embeddedLock(ctx, dbName, collName)
+	unlock, err := embeddedLockStatement(ctx, dbName, collName, p.Filter)
 	if err != nil {
 		return 0, lazyerrors.Error(err)
 	}
