@@ -5,7 +5,7 @@ import { StudentService } from "./components/students";
 import { StudentRepository } from "./components/students/persistence";
 import { TeacherService } from "./components/teachers";
 import { TeacherRepository } from "./components/teachers/persistence";
-import type { Database } from "./db/database";
+import type { Database } from "./persistence";
 import type { Logger } from "./logger";
 import type { UnanswerableRecord } from "./shared/record-guard";
 

@@ -1,19 +1,7 @@
-// The database handle the app runs on: one Mongoose connection, its models, and the id allocator.
-// Built per connection (no global mongoose state), so tests can open one per file on its own database name.
-import mongoose, { type Connection } from "mongoose";
-import {
-  createProjectChangeModel,
-  createProjectModel,
-  createProjectRevisionModel,
-  migrateProjectRevisions,
-  ProjectChangeLog,
-  upgradeProjects,
-  type ProjectChangeModel,
-  type ProjectModel,
-  type ProjectRevisionModel,
-} from "../components/projects/persistence";
-import { createStudentModel, type StudentModel } from "../components/students/persistence";
-import { createTeacherModel, type TeacherModel } from "../components/teachers/persistence";
+// The database handle the app runs on: one Mongoose connection, its models, and the id allocator. Built per
+// connection (no global mongoose state), so tests can open one per file on its own database name. It knows no
+// component: the models and the migrations come from the composition root (src/persistence.ts) as a DatabaseSchema.
+import mongoose, { type Connection, type Model } from "mongoose";
 import { createCounterModel, type CounterModel } from "./counter.model";
 import { IdAllocator } from "./id-allocator";
 import type { Progress } from "./embedded-server";
@@ -23,20 +11,18 @@ const DEFAULT_DB_NAME = "project_service";
 /** The longest one database operation may take when the caller names no limit (DB_TIMEOUT_MS's default). */
 const DEFAULT_DB_TIMEOUT_MS = 5000;
 
-export interface Models {
-  Project: ProjectModel;
-  /** The change log of projects (project_changes): every revision, at its log position. */
-  ProjectChange: ProjectChangeModel;
-  /** Revisions as versions before the change log stored them (project_revisions): read once, to migrate them. */
-  ProjectRevision: ProjectRevisionModel;
-  Teacher: TeacherModel;
-  Student: StudentModel;
-  Counter: CounterModel;
+/** The collections of an app: its models on one connection, and what runs when a database opens. */
+export interface DatabaseSchema<M extends object> {
+  models(connection: Connection): M;
+  /** Models of collections that are only read (left by earlier versions): not created where they do not exist. */
+  readOnly?: readonly (keyof M)[];
+  /** Runs once the indexes exist, before the database is handed out (one-time migrations; insert-only, idempotent). */
+  prepare?(db: Database<M>, progress: Progress): Promise<void>;
 }
 
-export interface Database {
+export interface Database<M = object> {
   connection: Connection;
-  models: Models;
+  models: M & { Counter: CounterModel };
   ids: IdAllocator;
   /** Answers within the timeout while the server is reachable. */
   ping(timeoutMs?: number): Promise<boolean>;
@@ -64,7 +50,11 @@ export interface OpenDatabaseOptions {
   progress?: Progress;
 }
 
-export async function openDatabase(uri: string, options: OpenDatabaseOptions = {}): Promise<Database> {
+export async function connectDatabase<M extends object>(
+  uri: string,
+  schema: DatabaseSchema<M>,
+  options: OpenDatabaseOptions = {},
+): Promise<Database<M>> {
   const timeoutMs = options.timeoutMs ?? DEFAULT_DB_TIMEOUT_MS;
   const connection = mongoose.createConnection(uri, {
     dbName: options.dbName ?? dbNameFor(uri),
@@ -89,29 +79,20 @@ export async function openDatabase(uri: string, options: OpenDatabaseOptions = {
   });
   await connection.asPromise();
   await refuseNonAtomicFerretDb(connection);
-  const models: Models = {
-    Project: createProjectModel(connection),
-    ProjectChange: createProjectChangeModel(connection),
-    ProjectRevision: createProjectRevisionModel(connection),
-    Teacher: createTeacherModel(connection),
-    Student: createStudentModel(connection),
-    Counter: createCounterModel(connection),
-  };
+  const models = { ...schema.models(connection), Counter: createCounterModel(connection) };
   // Unique indexes are what make ids and names unique: create them now, and fail start-up if one cannot be built.
-  // project_revisions is only read, once, by the migration below: it is not created where it does not exist.
-  const { ProjectRevision: _legacy, ...current } = models;
+  const readOnly = new Set<unknown>(schema.readOnly ?? []);
   await Promise.all(
-    Object.values(current).map(async (model) => {
-      await model.createCollection().catch(ignoreNamespaceExists);
-      await model.createIndexes();
-    }),
+    Object.entries(models)
+      .filter(([name]) => !readOnly.has(name))
+      .map(async ([, model]) => {
+        const m = model as Pick<Model<unknown>, "createCollection" | "createIndexes">;
+        await m.createCollection().catch(ignoreNamespaceExists);
+        await m.createIndexes();
+      }),
   );
   const ids = new IdAllocator(models.Counter);
-  // Insert-only and idempotent; a marker makes later starts skip it (project-changes.migration.ts).
-  const log = new ProjectChangeLog(models.ProjectChange, models.Project, ids);
-  await migrateProjectRevisions(connection, models, log, options.progress);
-  await upgradeProjects(connection, models, log, options.progress);
-  return {
+  const db: Database<M> = {
     connection,
     models,
     ids,
@@ -130,6 +111,8 @@ export async function openDatabase(uri: string, options: OpenDatabaseOptions = {
     },
     close: () => connection.close(),
   };
+  await schema.prepare?.(db, options.progress ?? (() => {}));
+  return db;
 }
 
 /**

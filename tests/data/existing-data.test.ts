@@ -7,7 +7,7 @@ import fs from "node:fs";
 import path from "node:path";
 import mongoose from "mongoose";
 import type { ProjectChangeEvent } from "../../src/components/projects";
-import { openDatabase, type Database } from "../../src/db/database";
+import { openDatabase, type Database } from "../../src/persistence";
 import { createServices, type Services } from "../../src/services";
 import { dropTestDatabase, testDbName, testMongoUri } from "../helpers/database";
 import { silentLogger } from "../helpers/fixtures";

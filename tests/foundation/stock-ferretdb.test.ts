@@ -4,7 +4,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { openDatabase } from "../../src/db/database";
+import { openDatabase } from "../../src/persistence";
 import type { EmbeddedDatabase } from "../../src/db/embedded";
 import { startFerretDb } from "../../src/db/ferretdb";
 

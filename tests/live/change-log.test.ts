@@ -5,7 +5,7 @@
 // after each.
 import { ProjectChangeFeed, type ProjectChangeEvent } from "../../src/components/projects";
 import { ProjectChangeLog, revisionKey } from "../../src/components/projects/persistence";
-import { openDatabase, type Database } from "../../src/db/database";
+import { openDatabase, type Database } from "../../src/persistence";
 import { createServices, type Services } from "../../src/services";
 import { dropTestDatabase, openTestDatabase, testMongoUri } from "../helpers/database";
 import { silentLogger, unique } from "../helpers/fixtures";

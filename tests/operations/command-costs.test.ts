@@ -1,7 +1,7 @@
 // What each operation costs in database commands on its success path, read from outside as the contract says
 // (GET /metrics, db_command_duration_seconds_count): a project by id 1, updateProjectStatus 3, assignTeacher 4
 // (the teacher's existence included), createProject 4. docs/performance.md has the table.
-import { openDatabase } from "../../src/db/database";
+import { openDatabase } from "../../src/persistence";
 import { startTestApp, type TestApp } from "../helpers/app";
 import { dropTestDatabase, testDbName, testMongoUri } from "../helpers/database";
 import { ADMIN, projectInput, TEACHER, unique } from "./support";
