@@ -12,7 +12,6 @@
 //   it (its writer updated the project but has not inserted the entry, or died), the reader writes the entry from the
 //   project; otherwise it inserts a void entry. Both are inserts under the unique `seq`: if the writer's insert comes
 //   later it fails, and the writer moves its change to a new position, above every position a reader has passed.
-import type { Actor } from "../../auth/actor";
 import type { IdAllocator } from "../../db/id-allocator";
 import { isDuplicateKeyError } from "../../db/id-allocator";
 import { idKey } from "../../db/id-key";
@@ -22,18 +21,18 @@ import {
   type ProjectChangeDoc,
   type ProjectChangeLogDoc,
   type ProjectChangeModel,
-  type ProjectState,
 } from "./project-changes.model";
 import type { ProjectDoc, ProjectModel } from "./project.model";
 import {
+  changeEntry,
   revisionKey,
+  stateOf,
+  SYSTEM,
   toChangeRecord,
   toProjectRecord,
   type ProjectChangeRecord,
-  type ProjectOperation,
   type ProjectRecord,
 } from "./project.records";
-import { CreateProjectSchema } from "./project.schemas";
 
 /** A committed change as the live updates hand it out. */
 export interface CommittedChange {
@@ -56,46 +55,8 @@ const SEQUENCE = "project_changes";
 /** Positions tried for one entry: each failure means a reader resolved the position first (a very slow writer). */
 const MAX_POSITION_ATTEMPTS = 10;
 
-/** Fields a history entry lists, in order: those of the create shape (the contract's order), then the teacher. */
-export const RECORDED_FIELDS: readonly string[] = [...Object.keys(CreateProjectSchema.shape), "teacher_id"];
-
-const SYSTEM = { id: null, role: "system" } as const;
-
 function ignoreDuplicate(err: unknown): void {
   if (!isDuplicateKeyError(err)) throw err;
-}
-
-const asText = (value: unknown): string | null => (value === null || value === undefined ? null : String(value));
-
-/** The project state a change entry stores (every field but the internal ones). */
-export function stateOf({ _id: _key, name_key: _nameKey, change_seq: _seq, ...state }: ProjectDoc): ProjectState {
-  return state;
-}
-
-/** The entry of a change: `before` is the project as it was (null for its creation), `after` as the change left it. */
-export function changeEntry(
-  operation: ProjectOperation,
-  actor: Pick<Actor, "id" | "role">,
-  before: ProjectState | null,
-  after: ProjectState,
-  seq: number,
-): ProjectChangeDoc {
-  const was: Record<string, unknown> = before ?? {};
-  const now: Record<string, unknown> = after;
-  const changed = RECORDED_FIELDS.filter((f) => (before ? asText(was[f]) !== asText(now[f]) : now[f] !== null));
-  return {
-    _id: revisionKey(after.project_id, after.revision),
-    seq,
-    project_id: after.project_id,
-    revision: after.revision,
-    operation,
-    actor_id: actor.id,
-    actor_role: actor.role,
-    at: after.updated_at,
-    set: before ? Object.fromEntries(changed.map((f) => [f, now[f]])) : {},
-    changes: changed.map((field) => ({ field, from: asText(was[field]), to: asText(now[field]) })),
-    project: after,
-  };
 }
 
 function toEntry(doc: ProjectChangeLogDoc): ChangeLogEntry {

@@ -16,8 +16,10 @@ import { idKey } from "../../db/id-key";
 import { readKeysetPage } from "../../db/keyset";
 import type { FieldTypesFit, HasFields } from "../../shared/field-checks";
 import type { KeysetRead, KeysetWindow } from "../../shared/keyset-pagination";
-import { changeEntry, stateOf, type ProjectChangeLog } from "./project-changes.log";
+import type { ProjectChangeLog } from "./project-changes.log";
 import {
+  changeEntry,
+  stateOf,
   toChangeRecord,
   toProjectRecord,
   type ProjectChangeRecord,
