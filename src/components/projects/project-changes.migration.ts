@@ -158,16 +158,20 @@ export async function upgradeProjects(
   await log.catchUpCounter();
   const markers = connection.db!.collection<{ _id: string; at: Date }>("migrations");
   if (await markers.findOne({ _id: UPGRADE_MARKER })) return 0;
-  await models.Project.updateMany({ revision: { $exists: false } }, { $set: { revision: 1 } }, { timestamps: false });
   let upgraded = 0;
   let after = 0;
   for (;;) {
-    const batch = await models.Project.find({ project_id: { $gt: after } }, { project_id: 1, revision: 1 })
+    const stored = await models.Project.find({ project_id: { $gt: after } }, { project_id: 1, revision: 1 })
       .sort({ project_id: 1 })
       .limit(BATCH)
-      .lean<{ project_id: number; revision: number }[]>();
-    if (batch.length === 0) break;
-    after = batch[batch.length - 1].project_id;
+      .lean<{ project_id: number; revision?: number | null }[]>();
+    if (stored.length === 0) break;
+    after = stored[stored.length - 1].project_id;
+    const batch = stored.map(({ project_id, revision }) => ({ project_id, revision: revision ?? 1 }));
+    for (const { project_id } of stored.filter((p) => p.revision == null)) {
+      // By `_id`, one by one (rare): a filter on the field's absence would read every project on the embedded FerretDB.
+      await models.Project.updateOne({ _id: idKey(project_id) }, { $set: { revision: 1 } }, { timestamps: false });
+    }
     const next = await log.positionsOf(batch.map((p) => revisionKey(p.project_id, p.revision + 1)));
     for (const project of batch) {
       if (!next.has(revisionKey(project.project_id, project.revision + 1))) continue;
