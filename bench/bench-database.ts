@@ -7,7 +7,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { storedChangeProblems, storedProjectProblems } from "../src/components/projects";
-import type { Database } from "../src/db/database";
+import type { Database } from "../src/persistence";
 import { startEmbeddedDatabase, type EmbeddedDatabase } from "../src/db/embedded";
 import type { FerretDbOptions } from "../src/db/ferretdb";
 import { loadBenchConfig } from "./bench-config";

@@ -25,7 +25,7 @@ import path from "node:path";
 import readline from "node:readline";
 import type { EmbeddedDatabase } from "../src/db/embedded-server";
 import type { FerretDbOptions } from "../src/db/ferretdb";
-import { openDatabase } from "../src/db/database";
+import { openDatabase } from "../src/persistence";
 import { EMBEDDED_FERRETDB_POOL_SIZE } from "../src/db/configured-database";
 import { loadBenchConfig } from "./bench-config";
 import { seedProjects } from "./bench-database";

@@ -7,7 +7,7 @@ import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { parse } from "graphql";
-import { openDatabase } from "../src/db/database";
+import { openDatabase } from "../src/persistence";
 import { loadBenchConfig } from "./bench-config";
 import { databaseUri, startBenchServer } from "./bench-database";
 import { MAX_QUERY_COST, queryCost } from "../src/graphql/query-cost";

@@ -13,7 +13,7 @@ import os from "node:os";
 import pino from "pino";
 import { createApp } from "../src/app";
 import { EMBEDDED_FERRETDB_POOL_SIZE } from "../src/db/configured-database";
-import { openDatabase } from "../src/db/database";
+import { openDatabase } from "../src/persistence";
 import { loadBenchConfig } from "./bench-config";
 import { BENCH_APP_CONFIG } from "./app-config";
 import { seedProjects, startBenchServer } from "./bench-database";

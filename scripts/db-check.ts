@@ -6,6 +6,7 @@ import "reflect-metadata";
 import { parseStatusWorkflow } from "../src/components/projects";
 import { loadConfigOrExit } from "../src/config";
 import { openConfiguredDatabase, type ConfiguredDatabase } from "../src/db/configured-database";
+import { APP_SCHEMA, type AppModels } from "../src/persistence";
 import { checkDatabase } from "../src/db/db-check";
 
 async function main(): Promise<void> {
@@ -13,9 +14,9 @@ async function main(): Promise<void> {
   const say = (message: string) => process.stdout.write(`${message}\n`);
   const note = (message: string) => process.stderr.write(`${message}\n`);
 
-  let database: ConfiguredDatabase | undefined;
+  let database: ConfiguredDatabase<AppModels> | undefined;
   try {
-    database = await openConfiguredDatabase(config, note);
+    database = await openConfiguredDatabase(config, APP_SCHEMA, note);
     note(`Checking database "${database.db.connection.name}" in ${database.description}`);
     const summary = await checkDatabase(database.db, (p) => say(`${p.collection} ${p.id} ${p.field}: ${p.rule}`), note);
     note(

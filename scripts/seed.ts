@@ -6,6 +6,7 @@ import "reflect-metadata";
 import { parseStatusWorkflow } from "../src/components/projects";
 import { loadConfigOrExit } from "../src/config";
 import { openConfiguredDatabase, type ConfiguredDatabase } from "../src/db/configured-database";
+import { APP_SCHEMA, type AppModels } from "../src/persistence";
 import { formatSummary, seedDatabase } from "../src/seed/seed";
 import { createLogger } from "../src/logger";
 import { createServices } from "../src/services";
@@ -14,9 +15,9 @@ async function main(): Promise<void> {
   const config = loadConfigOrExit({ statusWorkflow: parseStatusWorkflow });
   const say = (message: string) => process.stdout.write(`${message}\n`);
 
-  let database: ConfiguredDatabase | undefined;
+  let database: ConfiguredDatabase<AppModels> | undefined;
   try {
-    database = await openConfiguredDatabase(config, say);
+    database = await openConfiguredDatabase(config, APP_SCHEMA, say);
     const { db } = database;
     const workflow = config.statusWorkflowPath ? ` with statuses of ${config.statusWorkflowPath}` : "";
     say(`Seeding database "${db.connection.name}" in ${database.description}${workflow}`);

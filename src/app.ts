@@ -6,7 +6,7 @@ import { appErrorHandler, appNotFoundHandler } from "./answers/http-fallback";
 import { createAuthenticator } from "./auth/authenticator";
 import type { StatusWorkflow } from "./components/projects";
 import type { Config } from "./config";
-import type { Database } from "./db/database";
+import type { Database } from "./persistence";
 import { formatGraphqlError } from "./answers/graphql-error";
 import { createApolloServer } from "./graphql/apollo";
 import { createDocumentPolicy } from "./graphql/document-policy";

@@ -2,7 +2,7 @@
 // /readyz answers within 1 s whatever the database does: a ping that takes longer counts as no answer. While the
 // service drains for shutdown every route, /readyz included, answers 503 (src/http/server-options.ts).
 import type { FastifyInstance } from "fastify";
-import type { Database } from "./db/database";
+import type { Database } from "./persistence";
 import { errorBody } from "./answers/envelope";
 import { failure } from "./answers/failure";
 import { ErrorCode, FieldErrorReason } from "./shared/errors";

@@ -10,6 +10,7 @@ import { createApp } from "./app";
 import { parseStatusWorkflow } from "./components/projects";
 import { loadConfigOrExit } from "./config";
 import { openConfiguredDatabase, type ConfiguredDatabase } from "./db/configured-database";
+import { APP_SCHEMA, type AppModels } from "./persistence";
 import { createLogger } from "./logger";
 import { REPO_ROOT } from "./shared/package-root";
 import { STARTED_FROM, type StartedFrom } from "./start-bundle";
@@ -24,9 +25,9 @@ async function main(): Promise<void> {
     logger.warn("Auth is in header mode: X-User-Role and X-User-Id are trusted as sent (development only)");
   }
 
-  let database: ConfiguredDatabase | undefined;
+  let database: ConfiguredDatabase<AppModels> | undefined;
   try {
-    database = await openConfiguredDatabase(config, (message) => logger.info(message));
+    database = await openConfiguredDatabase(config, APP_SCHEMA, (message) => logger.info(message));
     if (database.embeddedUri) logger.debug(`Embedded database at ${database.embeddedUri}`);
     const from = (globalThis as Record<symbol, StartedFrom | undefined>)[STARTED_FROM];
     logger.debug(

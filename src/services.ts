@@ -5,7 +5,7 @@ import { StudentService } from "./components/students";
 import { StudentRepository } from "./components/students/persistence";
 import { TeacherService } from "./components/teachers";
 import { TeacherRepository } from "./components/teachers/persistence";
-import type { Database } from "./db/database";
+import type { Database } from "./persistence";
 import type { Logger } from "./logger";
 import type { UnanswerableRecord } from "./shared/record-guard";
 
@@ -37,7 +37,7 @@ export function createServices(
       `stored record cannot be answered: ${problem.collection} ${String(problem.id)} field ${problem.field}; left out of reads (npm run db:check lists such records)`,
     );
   const teachers = new TeacherService(new TeacherRepository(db.models.Teacher, db.ids), report);
-  const changeLog = new ProjectChangeLog(db.models.ProjectChange, db.ids);
+  const changeLog = new ProjectChangeLog(db.models.ProjectChange, db.models.Project, db.ids);
   const projects = new ProjectService(
     new ProjectRepository(db.models.Project, changeLog, db.ids),
     teachers,

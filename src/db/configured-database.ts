@@ -1,7 +1,7 @@
 // The database the configuration names: MONGODB_URI when set, else the embedded one (EMBEDDED_DB, DATA_DIR).
 // Shared by the service (src/main.ts) and the scripts, so `npm run seed` writes where `npm start` reads.
 import type { Config } from "../config";
-import { openDatabase, type Database } from "./database";
+import { connectDatabase, type Database, type DatabaseSchema } from "./database";
 import type { EmbeddedDatabase, Progress } from "./embedded-server";
 
 /**
@@ -12,8 +12,8 @@ import type { EmbeddedDatabase, Progress } from "./embedded-server";
  */
 export const EMBEDDED_FERRETDB_POOL_SIZE = 4;
 
-export interface ConfiguredDatabase {
-  db: Database;
+export interface ConfiguredDatabase<M = object> {
+  db: Database<M>;
   /** For the start-up line, e.g. "embedded FerretDB 1.24 (SQLite in …)" or "MongoDB at MONGODB_URI". */
   description: string;
   /** The embedded server's URI (an ephemeral port on 127.0.0.1), for tools that fix data by hand; none with MONGODB_URI. */
@@ -22,10 +22,11 @@ export interface ConfiguredDatabase {
   close(): Promise<void>;
 }
 
-export async function openConfiguredDatabase(
+export async function openConfiguredDatabase<M extends object>(
   config: Pick<Config, "mongodbUri" | "embeddedDb" | "dataDir" | "dbTimeoutMs">,
+  schema: DatabaseSchema<M>,
   progress: Progress,
-): Promise<ConfiguredDatabase> {
+): Promise<ConfiguredDatabase<M>> {
   let embedded: EmbeddedDatabase | undefined;
   try {
     if (!config.mongodbUri) {
@@ -35,7 +36,7 @@ export async function openConfiguredDatabase(
       embedded = await startEmbeddedDatabase({ mode: config.embeddedDb, dataDir: config.dataDir, progress });
     }
     // GET /metrics times database operations without the driver's command monitoring (db/command-timing.ts).
-    const db = await openDatabase(config.mongodbUri ?? embedded!.uri, {
+    const db = await connectDatabase(config.mongodbUri ?? embedded!.uri, schema, {
       timeoutMs: config.dbTimeoutMs,
       progress,
       ...(embedded?.kind === "ferretdb" ? { maxPoolSize: EMBEDDED_FERRETDB_POOL_SIZE } : {}),

@@ -1,42 +1,29 @@
-// The database handle the app runs on: one Mongoose connection, its models, and the id allocator.
-// Built per connection (no global mongoose state), so tests can open one per file on its own database name.
-import mongoose, { type Connection } from "mongoose";
-import {
-  createProjectChangeModel,
-  createProjectModel,
-  createProjectRevisionModel,
-  migrateProjectRevisions,
-  ProjectChangeLog,
-  type ProjectChangeModel,
-  type ProjectModel,
-  type ProjectRevisionModel,
-} from "../components/projects/persistence";
-import { createStudentModel, type StudentModel } from "../components/students/persistence";
-import { createTeacherModel, type TeacherModel } from "../components/teachers/persistence";
-import { commandTimingPlugin, reportCommandTiming } from "./command-timing";
+// The database handle the app runs on: one Mongoose connection, its models, and the id allocator. Built per
+// connection (no global mongoose state), so tests can open one per file on its own database name. It knows no
+// component: the models and the migrations come from the composition root (src/persistence.ts) as a DatabaseSchema.
+import mongoose, { type Connection, type Model } from "mongoose";
 import { createCounterModel, type CounterModel } from "./counter.model";
 import { IdAllocator } from "./id-allocator";
 import type { Progress } from "./embedded-server";
+import { commandTimingPlugin, reportCommandTiming } from "./command-timing";
 
 const DEFAULT_DB_NAME = "project_service";
 
 /** The longest one database operation may take when the caller names no limit (DB_TIMEOUT_MS's default). */
 const DEFAULT_DB_TIMEOUT_MS = 5000;
 
-export interface Models {
-  Project: ProjectModel;
-  /** The change log of projects (project_changes): every revision, at its log position. */
-  ProjectChange: ProjectChangeModel;
-  /** Revisions as versions before the change log stored them (project_revisions): read once, to migrate them. */
-  ProjectRevision: ProjectRevisionModel;
-  Teacher: TeacherModel;
-  Student: StudentModel;
-  Counter: CounterModel;
+/** The collections of an app: its models on one connection, and what runs when a database opens. */
+export interface DatabaseSchema<M extends object> {
+  models(connection: Connection): M;
+  /** Models of collections that are only read (left by earlier versions): not created where they do not exist. */
+  readOnly?: readonly (keyof M)[];
+  /** Runs once the indexes exist, before the database is handed out (one-time migrations; insert-only, idempotent). */
+  prepare?(db: Database<M>, progress: Progress): Promise<void>;
 }
 
-export interface Database {
+export interface Database<M = object> {
   connection: Connection;
-  models: Models;
+  models: M & { Counter: CounterModel };
   ids: IdAllocator;
   /** Answers within the timeout while the server is reachable. */
   ping(timeoutMs?: number): Promise<boolean>;
@@ -72,7 +59,11 @@ export interface OpenDatabaseOptions {
 // times (command-timing.ts; what GET /metrics shows), each to the listeners of its own connection's client.
 mongoose.plugin(commandTimingPlugin, { deduplicate: true });
 
-export async function openDatabase(uri: string, options: OpenDatabaseOptions = {}): Promise<Database> {
+export async function connectDatabase<M extends object>(
+  uri: string,
+  schema: DatabaseSchema<M>,
+  options: OpenDatabaseOptions = {},
+): Promise<Database<M>> {
   const timeoutMs = options.timeoutMs ?? DEFAULT_DB_TIMEOUT_MS;
   const connection = mongoose.createConnection(uri, {
     dbName: options.dbName ?? dbNameFor(uri),
@@ -96,27 +87,21 @@ export async function openDatabase(uri: string, options: OpenDatabaseOptions = {
     ...(options.maxPoolSize ? { maxPoolSize: options.maxPoolSize } : {}),
   });
   await connection.asPromise();
-  const models: Models = {
-    Project: createProjectModel(connection),
-    ProjectChange: createProjectChangeModel(connection),
-    ProjectRevision: createProjectRevisionModel(connection),
-    Teacher: createTeacherModel(connection),
-    Student: createStudentModel(connection),
-    Counter: createCounterModel(connection),
-  };
+  await refuseNonAtomicFerretDb(connection);
+  const models = { ...schema.models(connection), Counter: createCounterModel(connection) };
   // Unique indexes are what make ids and names unique: create them now, and fail start-up if one cannot be built.
-  // project_revisions is only read, once, by the migration below: it is not created where it does not exist.
-  const { ProjectRevision: _legacy, ...current } = models;
+  const readOnly = new Set<unknown>(schema.readOnly ?? []);
   await Promise.all(
-    Object.values(current).map(async (model) => {
-      await model.createCollection().catch(ignoreNamespaceExists);
-      await model.createIndexes();
-    }),
+    Object.entries(models)
+      .filter(([name]) => !readOnly.has(name))
+      .map(async ([, model]) => {
+        const m = model as Pick<Model<unknown>, "createCollection" | "createIndexes">;
+        await m.createCollection().catch(ignoreNamespaceExists);
+        await m.createIndexes();
+      }),
   );
   const ids = new IdAllocator(models.Counter);
-  // Insert-only and idempotent; a marker makes later starts skip it (project-changes.migration.ts).
-  await migrateProjectRevisions(connection, models, new ProjectChangeLog(models.ProjectChange, ids), options.progress);
-  return {
+  const db: Database<M> = {
     connection,
     models,
     ids,
@@ -138,6 +123,23 @@ export async function openDatabase(uri: string, options: OpenDatabaseOptions = {
     },
     close: () => connection.close(),
   };
+  await schema.prepare?.(db, options.progress ?? (() => {}));
+  return db;
+}
+
+/**
+ * The service relies on MongoDB's single-document guarantees (a conditional update, `$inc` and findAndModify are
+ * atomic). FerretDB 1.x gives them only with the project's patch, whose buildInfo says `embeddedAtomicWrites: true`;
+ * a stock FerretDB (buildInfo has `ferretdbVersion`, not the marker) is refused, with one line saying why.
+ */
+async function refuseNonAtomicFerretDb(connection: Connection): Promise<void> {
+  const info = await connection.db!.admin().command({ buildInfo: 1 });
+  if ("ferretdbVersion" in info && info.embeddedAtomicWrites !== true) {
+    await connection.close().catch(() => undefined);
+    throw new Error(
+      `the database is FerretDB ${String(info.ferretdbVersion)} without atomic conditional updates, $inc and findAndModify, which this service needs: use MongoDB through MONGODB_URI, or leave MONGODB_URI unset to run the embedded FerretDB (patched to give them)`,
+    );
+  }
 }
 
 function ignoreNamespaceExists(err: { code?: number }): void {

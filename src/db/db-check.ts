@@ -7,7 +7,6 @@ import { storedChangeProblems, storedProjectProblems } from "../components/proje
 import { storedStudentProblems } from "../components/students";
 import { storedTeacherProblems } from "../components/teachers";
 import type { StoredProblem } from "../shared/stored-rules";
-import type { Database } from "./database";
 
 export interface DatabaseProblem extends StoredProblem {
   collection: string;
@@ -35,8 +34,13 @@ interface CollectionCheck {
 const REFERENCE_BATCH = 500;
 const PROGRESS_EVERY_MS = 5_000;
 
+/** The collections the check reads (src/persistence.ts wires them). */
+interface CheckedDatabase {
+  models: Record<"Project" | "ProjectChange" | "Teacher" | "Student", unknown>;
+}
+
 export async function checkDatabase(
-  db: Database,
+  db: CheckedDatabase,
   report: (problem: DatabaseProblem) => void,
   progress: (message: string) => void,
 ): Promise<CheckSummary> {

@@ -1,8 +1,7 @@
-// Ids from counters, inserted under unique indexes and retried on collision.
-//
-// `findOneAndUpdate` with upsert and $inc is atomic on MongoDB but not on FerretDB 1.24 (it reads, then writes),
-// so two instances may be handed the same number. The unique index on the id field is what guarantees
-// uniqueness; on a duplicate key we take the next number and try again.
+// Ids from counters (`findOneAndUpdate` with upsert and $inc: atomic on MongoDB and on the patched embedded FerretDB),
+// inserted under unique indexes. The unique index on the id field stays what guarantees uniqueness: a counter behind
+// the ids already stored (data restored or written by other means) costs a retry with the next number, never a
+// duplicate.
 import { internalError } from "../shared/errors";
 import { GRAPHQL_INT_MAX, SAFE_INT_MAX } from "../shared/validation";
 import type { CounterModel } from "./counter.model";
@@ -47,6 +46,15 @@ export class IdAllocator {
         if (!isDuplicateKeyError(err) || attempt >= 3) throw err;
       }
     }
+  }
+
+  /** Raises a sequence to at least `value` (its next number is then above it). */
+  async atLeast(sequence: string, value: number): Promise<void> {
+    await this.counters
+      .updateOne({ _id: sequence }, { $max: { seq: value } }, { upsert: true })
+      .catch((err: unknown) => {
+        if (!isDuplicateKeyError(err)) throw err;
+      });
   }
 
   /**

@@ -6,7 +6,7 @@ import { checkDatabase, type DatabaseProblem } from "../../src/db/db-check";
 import { createServices } from "../../src/services";
 import { dropTestDatabase, openTestDatabase } from "../helpers/database";
 import { silentLogger } from "../helpers/fixtures";
-import type { Database } from "../../src/db/database";
+import type { Database } from "../../src/persistence";
 
 describe("the benches' seeded projects", () => {
   let db: Database;

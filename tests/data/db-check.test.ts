@@ -2,7 +2,7 @@
 // exits non-zero when it finds one. Run as the real script (compiled by npm test's tsc) against a database of its own.
 import { spawn } from "node:child_process";
 import path from "node:path";
-import type { Database } from "../../src/db/database";
+import type { Database } from "../../src/persistence";
 import { createServices } from "../../src/services";
 import { dropTestDatabase, openTestDatabase, testMongoUri } from "../helpers/database";
 import { silentLogger } from "../helpers/fixtures";

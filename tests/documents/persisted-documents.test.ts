@@ -8,7 +8,7 @@ import { parseTrustedDocuments } from "../../src/graphql/trusted-documents";
 import { startTestApp, type GraphQLBody, type TestApp } from "../helpers/app";
 import { liveClient, settle } from "../helpers/live";
 import { dropTestDatabase, openTestDatabase } from "../helpers/database";
-import type { Database } from "../../src/db/database";
+import type { Database } from "../../src/persistence";
 
 const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
 

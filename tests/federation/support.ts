@@ -2,7 +2,7 @@
 // are counted, GraphQL posted as plain HTTP (the documents name _entities and _service, which the committed
 // schema/schema.graphql that codegen reads does not have), and global ids.
 import type { mongo } from "mongoose";
-import { openDatabase } from "../../src/db/database";
+import { openDatabase } from "../../src/persistence";
 import { startTestApp, type GraphQLBody, type Headers, type TestApp, type TestAppOptions } from "../helpers/app";
 import { dropTestDatabase, testDbName, testMongoUri } from "../helpers/database";
 

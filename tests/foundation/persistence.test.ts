@@ -3,7 +3,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { openDatabase, type Database } from "../../src/db/database";
+import { openDatabase, type Database } from "../../src/persistence";
 import { startEmbeddedDatabase } from "../../src/db/embedded";
 import { dropTestDatabase, openTestDatabase } from "../helpers/database";
 

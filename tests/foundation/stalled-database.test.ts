@@ -10,7 +10,7 @@ import { Writable } from "node:stream";
 import type { FastifyInstance } from "fastify";
 import pino from "pino";
 import { createApp } from "../../src/app";
-import { openDatabase, type Database } from "../../src/db/database";
+import { openDatabase, type Database } from "../../src/persistence";
 import { loadToolConfig } from "../../src/db/tool-config";
 import { startEmbeddedDatabase, type EmbeddedDatabase } from "../../src/db/embedded";
 import type { RestBody, TeacherDocumentBody } from "../helpers/app";

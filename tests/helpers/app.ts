@@ -6,7 +6,7 @@ import type { FastifyInstance } from "fastify";
 import { createApp, type AppOptions } from "../../src/app";
 import type { AuthConfig, Config } from "../../src/config";
 import type { StatusWorkflow } from "../../src/components/projects";
-import type { Database } from "../../src/db/database";
+import type { Database } from "../../src/persistence";
 import { testAppConfig } from "./app-config";
 import { dropTestDatabase, openTestDatabase } from "./database";
 

@@ -1,7 +1,7 @@
 // A database of the test file's own on the run's server, so files run in parallel without sharing data.
 import crypto from "node:crypto";
 import path from "node:path";
-import { openDatabase, type Database } from "../../src/db/database";
+import { openDatabase, type Database } from "../../src/persistence";
 import { explainSqlLog, type ExplainedStatement } from "../../src/db/ferretdb";
 
 export function testDbName(): string {

@@ -13,7 +13,7 @@ async function main(): Promise<void> {
   /* eslint-disable @typescript-eslint/no-require-imports -- the order of loading is the point */
   require("reflect-metadata");
   const { createApp } = require("../../src/app") as typeof import("../../src/app");
-  const { openDatabase } = require("../../src/db/database") as typeof import("../../src/db/database");
+  const { openDatabase } = require("../../src/persistence") as typeof import("../../src/persistence");
   const pino = require("pino") as typeof import("pino");
   const { testAppConfig } = require("./app-config") as typeof import("./app-config");
   /* eslint-enable @typescript-eslint/no-require-imports */

@@ -3,7 +3,7 @@
 // same commands, as many times, as the driver itself reports sending: the cheap path is compared with the driver's
 // own account, command by command.
 import { onCommandTiming, type CommandTiming } from "../../src/db/command-timing";
-import { openDatabase, type Database } from "../../src/db/database";
+import { openDatabase, type Database } from "../../src/persistence";
 import { startTestApp, type TestApp } from "../helpers/app";
 import { dropTestDatabase, testDbName, testMongoUri } from "../helpers/database";
 

@@ -1,7 +1,7 @@
 // When requests have been served, then GET /metrics (Prometheus text) shows them by route and status with latency
 // histograms, GraphQL operations by name and outcome, database round-trip times and process metrics; in
 // production it is closed unless METRICS_TOKEN is set, and then it needs that bearer token.
-import { openDatabase, type Database } from "../../src/db/database";
+import { openDatabase, type Database } from "../../src/persistence";
 import { MAX_OPERATION_LABELS } from "../../src/http/graphql-operations";
 import { startTestApp, type TeacherDocumentBody, type TestApp } from "../helpers/app";
 import { dropTestDatabase, testDbName, testMongoUri } from "../helpers/database";

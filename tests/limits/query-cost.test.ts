@@ -3,7 +3,7 @@
 // while sensible frontend pages and the most a document may ask for are answered.
 import { getIntrospectionQuery, parse } from "graphql";
 import type { mongo } from "mongoose";
-import { openDatabase, type Database } from "../../src/db/database";
+import { openDatabase, type Database } from "../../src/persistence";
 import { MAX_QUERY_COST, queryCost } from "../../src/graphql/query-cost";
 import { getSchema } from "../../src/graphql/schema";
 import {

@@ -7,7 +7,7 @@ import {
   TeachersWithProjectPagesDocument,
 } from "../generated/graphql";
 import type { mongo } from "mongoose";
-import { openDatabase } from "../../src/db/database";
+import { openDatabase } from "../../src/persistence";
 import { startTestApp, type TestApp } from "../helpers/app";
 import { dropTestDatabase, testDbName, testMongoUri } from "../helpers/database";
 import { ADMIN, STUDENT, insertProjects, insertTeachers, range } from "../lists/support";

@@ -12,7 +12,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { buildSchema, Kind, type DocumentNode, type OperationDefinitionNode } from "graphql";
 import type { mongo } from "mongoose";
-import { openDatabase, type Database } from "../../src/db/database";
+import { openDatabase, type Database } from "../../src/persistence";
 import {
   AssignTeacherDocument,
   CreateProjectDocument,

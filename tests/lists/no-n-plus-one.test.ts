@@ -2,7 +2,7 @@
 // database commands does not grow with the number of projects: the per-request DataLoaders batch every relation
 // (Project.teacher: one command; Teacher.projects: one page-sized command per distinct teacher).
 import type { mongo } from "mongoose";
-import { openDatabase } from "../../src/db/database";
+import { openDatabase } from "../../src/persistence";
 import { ProjectsWithTeachersDocument } from "../generated/graphql";
 import { startTestApp } from "../helpers/app";
 import { dropTestDatabase, testDbName, testMongoUri } from "../helpers/database";

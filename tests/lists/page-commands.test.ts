@@ -1,7 +1,7 @@
 // When a page is asked for without its total, then no count is sent (a count walks every matching index entry)
 // and has_more still answers right, learnt from reading limit + 1 items.
 import type { mongo } from "mongoose";
-import { openDatabase } from "../../src/db/database";
+import { openDatabase } from "../../src/persistence";
 import { PagesWithoutTotalDocument, PagesWithTotalInFragmentDocument } from "../generated/graphql";
 import { startTestApp, type TestApp } from "../helpers/app";
 import { dropTestDatabase, testDbName, testMongoUri } from "../helpers/database";

@@ -1,6 +1,6 @@
 // The seed (npm run seed): a small realistic data set written through the domain services, and safe to run again.
 import { parseStatusWorkflow } from "../../src/components/projects";
-import type { Database } from "../../src/db/database";
+import type { Database } from "../../src/persistence";
 import { seedDatabase, statusPath } from "../../src/seed/seed";
 import { createServices } from "../../src/services";
 import { dropTestDatabase, openTestDatabase } from "../helpers/database";

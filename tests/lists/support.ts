@@ -1,5 +1,5 @@
 // Shared data makers of the list tests: rows inserted straight through the models (fast, explicit ids).
-import type { Database } from "../../src/db/database";
+import type { Database } from "../../src/persistence";
 import { nameKey } from "../../src/shared/validation";
 import type { ProjectDoc } from "../../src/components/projects/persistence";
 

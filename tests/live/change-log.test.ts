@@ -5,7 +5,7 @@
 // after each.
 import { ProjectChangeFeed, type ProjectChangeEvent } from "../../src/components/projects";
 import { ProjectChangeLog, revisionKey } from "../../src/components/projects/persistence";
-import { openDatabase, type Database } from "../../src/db/database";
+import { openDatabase, type Database } from "../../src/persistence";
 import { createServices, type Services } from "../../src/services";
 import { dropTestDatabase, openTestDatabase, testMongoUri } from "../helpers/database";
 import { silentLogger, unique } from "../helpers/fixtures";
@@ -13,7 +13,7 @@ import { silentLogger, unique } from "../helpers/fixtures";
 /** 1, 2, …, n. */
 const range = (n: number) => Array.from({ length: n }, (_, i) => i + 1);
 
-/** The counter whose values are the hints for log positions (a writer first takes one, then inserts). */
+/** The counter whose values are the log's positions (a writer first takes one, then inserts). */
 const POSITIONS = "project_changes";
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -37,7 +37,7 @@ describe("the change log's positions", () => {
   beforeAll(async () => {
     db = await openTestDatabase();
     services = createServices(db, undefined, silentLogger);
-    log = new ProjectChangeLog(db.models.ProjectChange, db.ids);
+    log = new ProjectChangeLog(db.models.ProjectChange, db.models.Project, db.ids);
   });
   afterEach(() => feeds.splice(0).forEach((feed) => feed.stop()));
   afterAll(() => dropTestDatabase(db));
@@ -57,7 +57,7 @@ describe("the change log's positions", () => {
     return f.subscribeAll({ after: created.cursor }, { onOverflow: () => {} });
   }
 
-  it("when changes committed together meet a revision that is there already, then nothing after it is committed and their unused positions are voided", async () => {
+  it("when changes committed together meet a revision that is there already, then the others are committed in order and its position is voided", async () => {
     const anchor = await services.projects.create(input());
     const project = (await log.revision(anchor.project_id, 1))!.project;
     const before = await log.lastSeq();
@@ -74,15 +74,20 @@ describe("the change log's positions", () => {
       changes: [{ field: "project_status", from: "planned", to: "active" }],
       project,
     });
-    // Revision 10 is committed already (by an earlier start, say); 150 changes span more than one insert.
-    const taken = await log.append(change(10), before + 1);
+    // Revision 10 is committed already (by an earlier start, say); 150 changes are more than FerretDB's insert batch.
+    const taken = await log.position();
+    await db.models.ProjectChange.create({ ...change(10), seq: taken });
     const changes = Array.from({ length: 150 }, (_, i) => change(i + 1));
 
-    const seqs = await log.appendAll(changes, taken!);
+    const committed = await log.appendAll(changes);
 
-    expect(seqs).toHaveLength(9);
-    const stored = await db.models.ProjectChange.find({ project_id: projectId }).sort({ revision: 1 }).lean();
-    expect(stored.map((c) => c.revision)).toEqual([...Array.from({ length: 9 }, (_, i) => i + 1), 10]);
+    expect(committed).toBe(149);
+    const stored = await db.models.ProjectChange.find({ project_id: projectId }).sort({ seq: 1 }).lean();
+    // Revision 10 keeps its (earlier) position; the others follow in the order given.
+    expect(stored.map((c) => c.revision)).toEqual([
+      10,
+      ...Array.from({ length: 150 }, (_, i) => i + 1).filter((r) => r !== 10),
+    ]);
     // Every position up to the last is taken, by a change or a void entry: readers never wait on a hole.
     const all = await db.models.ProjectChange.find({ seq: { $gt: before } })
       .sort({ seq: 1 })
@@ -154,6 +159,40 @@ describe("the change log's positions", () => {
     const event = (await events.next()).value as ProjectChangeEvent;
     expect(event).toMatchObject({ project_id: after.project_id, change: { revision: retried.revision } });
     expect(event.seq).toBeGreaterThan(taken + 1);
+  });
+
+  it("when a writer dies after changing the project but before inserting its entry, then after the bounded wait a reader writes the entry from the project", async () => {
+    const f = feed(300);
+    const project = await services.projects.create(input());
+    const events = await watchFromNow(f);
+    // What the writer had done when it died: it took a position and changed the project (one conditional update).
+    const taken = await log.position();
+    const at = new Date();
+    await db.models.Project.updateOne(
+      { project_id: project.project_id },
+      { $set: { project_status: "active", updated_at: at, change_seq: taken }, $inc: { revision: 1 } },
+      { timestamps: false },
+    );
+    const later = await services.projects.create(input());
+
+    const delivered = [
+      (await events.next()).value as ProjectChangeEvent,
+      (await events.next()).value as ProjectChangeEvent,
+    ];
+
+    expect(delivered.map((e) => [e.project_id, e.change.revision, e.seq])).toEqual([
+      [project.project_id, 2, taken],
+      [later.project_id, 1, taken + 1],
+    ]);
+    expect(delivered[0].change).toMatchObject({
+      operation: "updateProjectStatus",
+      actor_id: null,
+      actor_role: "system",
+      changes: [{ field: "project_status", from: "planned", to: "active" }],
+    });
+    expect(delivered[0].project).toMatchObject({ project_status: "active", revision: 2 });
+    const history = await services.projects.history({ project_id: project.project_id, revision: 2 });
+    expect(history.items.map((item) => item.revision)).toEqual([2, 1]);
   });
 });
 

@@ -166,8 +166,8 @@ describe("concurrency", () => {
       expect(await t.db.models.Teacher.countDocuments()).toBe(N);
     }));
 
-  // Every change is committed by inserting its revision under a unique _id, the one write FerretDB 1.24 performs
-  // atomically, so identical changes have exactly one winner on every database; losers re-read and re-check.
+  // Every change is one conditional update (atomic on MongoDB and on the patched embedded FerretDB), so identical
+  // changes have exactly one winner; the others find the condition false and are told why.
   const CALLERS = 50;
   const ROUNDS = 20;
 
@@ -209,6 +209,102 @@ describe("concurrency", () => {
           teacher_id: teacher.teacher_id,
           revision: 2,
         });
+      } finally {
+        await other.app.close();
+      }
+    }));
+
+  it(`when ${CALLERS} status changes with different statuses and no expected_revision run at once through two instances (REST and GraphQL), then all succeed with ${CALLERS} revisions in one order and the project ends with the newest one's status`, () =>
+    withFreshApp(async (t) => {
+      const other = await startTestApp({ db: t.db });
+      try {
+        const project = await createProject(t, { project_status: "planned" });
+        const statuses = Array.from({ length: CALLERS }, (_, i) => `status-${i}`);
+
+        const outcomes = await Promise.all(
+          statuses.map(async (project_status, i) => {
+            if (i % 2 === 0) {
+              const res = await t.http("PUT", `/projects/${project.project_id}/updateStatus`, {
+                body: { project_status },
+                headers: TEACHER,
+              });
+              const body = res.body as { success: boolean; code?: string; data?: { revision: number } };
+              return { success: body.success, code: body.code, revision: body.data?.revision, project_status };
+            }
+            const res = await other.gql(
+              UpdateProjectStatusDocument,
+              { projectId: project.project_id, input: { project_status } },
+              TEACHER,
+            );
+            const payload = payloadOf(res);
+            const data = payload.data as { revision: number } | null;
+            return { success: payload.success, code: payload.code, revision: data?.revision, project_status };
+          }),
+        );
+
+        expect(tally(outcomes)).toEqual({ success: CALLERS });
+        const revisions = outcomes.map((o) => o.revision!).sort((a, b) => a - b);
+        expect(revisions).toEqual(Array.from({ length: CALLERS }, (_, i) => i + 2));
+        const newest = outcomes.find((o) => o.revision === CALLERS + 1)!;
+        const stored = await t.db.models.Project.findOne({ project_id: project.project_id }).lean();
+        expect(stored).toMatchObject({ revision: CALLERS + 1, project_status: newest.project_status });
+        // The history is one chain: each change starts from the status the previous one left, as its caller was told.
+        const history = await t.gql(ProjectHistoryDocument, { projectId: project.project_id, limit: 100 }, TEACHER);
+        const items = [...history.data!.project!.history.items].reverse();
+        expect(items.map((item) => item.revision)).toEqual(Array.from({ length: CALLERS + 1 }, (_, i) => i + 1));
+        let status = "planned";
+        for (const item of items.slice(1)) {
+          expect(item.changes[0]).toMatchObject({ field: "project_status", from: status });
+          expect(item.changes[0].to).toBe(outcomes.find((o) => o.revision === item.revision)!.project_status);
+          status = item.changes[0].to!;
+        }
+        // The log holds them in revision order.
+        const logged = await t.db.models.ProjectChange.find({ project_id: project.project_id }).sort({ seq: 1 }).lean();
+        expect(logged.map((entry) => entry.revision)).toEqual(items.map((item) => item.revision));
+      } finally {
+        await other.app.close();
+      }
+    }));
+
+  it(`when ${CALLERS} changes name the same expected_revision through two instances at once, then exactly one succeeds and the others are CONFLICT`, () =>
+    withFreshApp(async (t) => {
+      const other = await startTestApp({ db: t.db });
+      try {
+        const project = await createProject(t, { project_status: "planned" });
+
+        const responses = await Promise.all(
+          Array.from({ length: CALLERS }, (_, i) =>
+            (i % 2 ? other : t).gql(
+              UpdateProjectStatusDocument,
+              { projectId: project.project_id, input: { project_status: `s-${i}`, expected_revision: 1 } },
+              TEACHER,
+            ),
+          ),
+        );
+
+        expect(tally(responses.map(payloadOf))).toEqual({ success: 1, CONFLICT: CALLERS - 1 });
+        expect(await t.db.models.Project.findOne({ project_id: project.project_id }).lean()).toMatchObject({
+          revision: 2,
+        });
+        expect(await t.db.models.ProjectChange.countDocuments({ project_id: project.project_id })).toBe(2);
+      } finally {
+        await other.app.close();
+      }
+    }));
+
+  it(`when ${N} identical createProject calls run at once through two instances, then exactly one succeeds`, () =>
+    withFreshApp(async (t) => {
+      const other = await startTestApp({ db: t.db });
+      try {
+        const input = projectInput({ project_name: unique("Twin") });
+
+        const responses = await Promise.all(
+          Array.from({ length: N }, (_, i) => (i % 2 ? other : t).gql(CreateProjectDocument, { input }, STUDENT)),
+        );
+
+        expect(tally(responses.map(payloadOf))).toEqual({ success: 1, CONFLICT: N - 1 });
+        expect(await t.db.models.Project.countDocuments({ project_name: input.project_name })).toBe(1);
+        expect(await t.db.models.ProjectChange.countDocuments({ operation: "createProject" })).toBe(1);
       } finally {
         await other.app.close();
       }

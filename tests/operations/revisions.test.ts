@@ -1,7 +1,7 @@
 // Revisions and history of projects: every change is recorded with its actor, time and field values, newest first;
-// expected_revision gives editors optimistic concurrency; a change committed by a writer that died before updating
-// the project document is still seen by readers and later writers (roll forward).
-import { ProjectChangeLog, revisionKey } from "../../src/components/projects/persistence";
+// expected_revision gives editors optimistic concurrency; a database written before revisions existed, or by an
+// earlier version whose writer died between its two writes, is brought up once when the service opens it.
+import { ProjectChangeLog, revisionKey, upgradeProjects } from "../../src/components/projects/persistence";
 import {
   AssignTeacherDocument,
   GetProjectDocument,
@@ -211,11 +211,17 @@ describe("revisions and history", () => {
     expectFailure(res, "BAD_REQUEST", /expected_revision/);
   });
 
-  it("when a project was stored before revisions existed, then it reads as revision 1 and its next change is revision 2", async () => {
+  it("when a project was stored before revisions existed, then once the database is opened it reads as revision 1 and its next change is revision 2", async () => {
     const project = await createProject(t, { project_status: "planned" });
     // As such a project is stored: no revision field, no history entry.
     await t.db.models.Project.updateOne({ project_id: project.project_id }, { $unset: { revision: 1 } });
     await t.db.models.ProjectChange.deleteOne({ _id: revisionKey(project.project_id, 1) });
+    await t.db.connection.db!.collection("migrations").deleteOne({ _id: "projects-at-newest-revision" as never });
+    await upgradeProjects(
+      t.db.connection,
+      t.db.models,
+      new ProjectChangeLog(t.db.models.ProjectChange, t.db.models.Project, t.db.ids),
+    );
 
     const read = await t.gql(GetProjectDocument, { projectId: project.project_id }, TEACHER);
     const moved = await t.gql(
@@ -234,100 +240,41 @@ describe("revisions and history", () => {
     expect(h.history.items.map((item) => item.revision)).toEqual([2]);
   });
 
-  describe("when a writer dies after committing its revision but before updating the project", () => {
-    /** What the writer had done when it died: its change is in the log, the project document is not updated. */
-    async function commitWithoutUpdate(
-      projectId: number,
-      revision: number,
-      set: object,
-      changes: { field: string; from: string | null; to: string | null }[],
-    ) {
-      const {
-        _id: _key,
-        name_key: _nameKey,
-        ...stored
-      } = (await t.db.models.Project.findOne({
-        project_id: projectId,
-      }).lean())!;
-      const at = new Date();
-      const seq = await new ProjectChangeLog(t.db.models.ProjectChange, t.db.ids).append(
-        {
-          _id: revisionKey(projectId, revision),
-          project_id: projectId,
-          revision,
-          operation: "assignTeacher",
-          actor_id: "died-midway",
-          actor_role: "teacher",
-          at,
-          set,
-          changes,
-          project: { ...stored, ...set, revision, updated_at: at },
-        },
-        0,
-      );
-      expect(seq).toEqual(expect.any(Number));
-    }
-
-    it("then a reader sees the committed change and the project document is brought up to it", async () => {
-      const project = await createProject(t);
-      const teacher = await createTeacher(t);
-      await commitWithoutUpdate(project.project_id, 2, { teacher_id: teacher.teacher_id }, [
-        { field: "teacher_id", from: null, to: String(teacher.teacher_id) },
-      ]);
-      expect(await t.db.models.Project.findOne({ project_id: project.project_id }).lean()).toMatchObject({
-        revision: 1,
-        teacher_id: null,
-      });
-
-      const read = await t.gql(GetProjectDocument, { projectId: project.project_id }, TEACHER);
-
-      expect(read.data?.project).toMatchObject({
-        revision: 2,
-        teacher_id: teacher.teacher_id,
-        teacher: { teacher_id: teacher.teacher_id },
-      });
-      const h = await history(project.project_id);
-      expect(h.history.items[0]).toMatchObject({ revision: 2, operation: "assignTeacher", actor_id: "died-midway" });
-      expect(await t.db.models.Project.findOne({ project_id: project.project_id }).lean()).toMatchObject({
-        revision: 2,
-        teacher_id: teacher.teacher_id,
-      });
+  it("when an earlier version's writer died after logging a revision but before updating the project, then opening the database brings the project up to it", async () => {
+    const project = await createProject(t, { project_status: "planned" });
+    const teacher = await createTeacher(t);
+    const stored = (await t.db.models.ProjectChange.findOne({ _id: revisionKey(project.project_id, 1) }).lean())!;
+    const log = new ProjectChangeLog(t.db.models.ProjectChange, t.db.models.Project, t.db.ids);
+    // As that version left it: revision 2 in the log, the project document still at revision 1.
+    await t.db.models.ProjectChange.create({
+      seq: await log.position(),
+      _id: revisionKey(project.project_id, 2),
+      project_id: project.project_id,
+      revision: 2,
+      operation: "assignTeacher",
+      actor_id: "died-midway",
+      actor_role: "teacher",
+      at: new Date(),
+      set: { teacher_id: teacher.teacher_id },
+      changes: [{ field: "teacher_id", from: null, to: String(teacher.teacher_id) }],
+      project: { ...stored.project, teacher_id: teacher.teacher_id, revision: 2, updated_at: new Date() },
     });
+    await t.db.connection.db!.collection("migrations").deleteOne({ _id: "projects-at-newest-revision" as never });
 
-    it("then a later writer decides on the committed change and builds on it", async () => {
-      const project = await createProject(t, { project_status: "planned" });
-      const teacher = await createTeacher(t);
-      await commitWithoutUpdate(project.project_id, 2, { teacher_id: teacher.teacher_id }, [
-        { field: "teacher_id", from: null, to: String(teacher.teacher_id) },
-      ]);
+    await upgradeProjects(t.db.connection, t.db.models, log);
 
-      const again = await t.gql(
-        AssignTeacherDocument,
-        { projectId: project.project_id, input: { new_teacher_id: teacher.teacher_id } },
-        TEACHER,
-      );
-      const moved = await t.gql(
-        UpdateProjectStatusDocument,
-        { projectId: project.project_id, input: { project_status: "active" } },
-        TEACHER,
-      );
-
-      expectFailure(again, "CONFLICT", /already assigned/);
-      expect(expectSuccess(moved).data).toMatchObject({
-        revision: 3,
-        project_status: "active",
-        teacher_id: teacher.teacher_id,
-      });
-      expect(await t.db.models.Project.findOne({ project_id: project.project_id }).lean()).toMatchObject({
-        revision: 3,
-        project_status: "active",
-        teacher_id: teacher.teacher_id,
-      });
-      expect((await history(project.project_id)).history.items.map((i) => i.operation)).toEqual([
-        "updateProjectStatus",
-        "assignTeacher",
-        "createProject",
-      ]);
-    });
+    const read = await t.gql(GetProjectDocument, { projectId: project.project_id }, TEACHER);
+    expect(read.data?.project).toMatchObject({ revision: 2, teacher_id: teacher.teacher_id });
+    const moved = await t.gql(
+      UpdateProjectStatusDocument,
+      { projectId: project.project_id, input: { project_status: "active" } },
+      TEACHER,
+    );
+    expect(expectSuccess(moved).data).toMatchObject({ revision: 3, teacher_id: teacher.teacher_id });
+    expect((await history(project.project_id)).history.items.map((i) => i.operation)).toEqual([
+      "updateProjectStatus",
+      "assignTeacher",
+      "createProject",
+    ]);
   });
 });

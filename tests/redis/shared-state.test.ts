@@ -12,7 +12,7 @@ import pino from "pino";
 import { dropTestDatabase, openTestDatabase } from "../helpers/database";
 import { startTestApp, type TestApp } from "../helpers/app";
 import { freePort, startTestRedis, type TestRedis } from "../helpers/redis";
-import type { Database } from "../../src/db/database";
+import type { Database } from "../../src/persistence";
 
 const LIMIT = 6;
 const PASSWORD = "s3cret-redis-pass";

@@ -3,7 +3,7 @@
 // specification; cursors are opaque keyset positions (a page after one is one range query of first + 1 items, at any
 // depth); totalCount is counted only when asked for; bad arguments and foreign cursors are BAD_REQUEST naming them.
 import type { mongo } from "mongoose";
-import { openDatabase, type Database } from "../../src/db/database";
+import { openDatabase, type Database } from "../../src/persistence";
 import {
   AssignTwiceReadingTeacherProjectsConnectionDocument,
   ProjectsConnectionCountedDocument,

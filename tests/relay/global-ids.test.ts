@@ -2,7 +2,7 @@
 // "<Type>:<number>"), the same wherever the object appears; node(id) and nodes(ids) answer it to callers who may read
 // its type (null otherwise, and for unknown or malformed ids), read in one batch per type; REST answers stay without it.
 import type { mongo } from "mongoose";
-import { openDatabase } from "../../src/db/database";
+import { openDatabase } from "../../src/persistence";
 import {
   AssignTeacherDocument,
   AssignTeacherWithIdsDocument,

@@ -15,4 +15,4 @@ export {
   type ProjectChangeModel,
 } from "./project-changes.model";
 export { ProjectChangeLog, type ChangeLogEntry, type CommittedChange } from "./project-changes.log";
-export { migrateProjectRevisions } from "./project-changes.migration";
+export { migrateProjectRevisions, upgradeProjects } from "./project-changes.migration";

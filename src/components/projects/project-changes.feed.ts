@@ -343,7 +343,7 @@ export class ProjectChangeFeed {
       this.holes.set(hole, seen);
       if (now - seen < this.options.gapWaitMs) return { entries, blocked: true };
       // Either this void entry or the change wins the position; the next read sees which.
-      await this.log.fillVoid(hole);
+      await this.log.resolve(hole);
       this.holes.delete(hole);
     }
     for (const seq of this.holes.keys()) if (seq <= position) this.holes.delete(seq);

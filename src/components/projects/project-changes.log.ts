@@ -1,25 +1,20 @@
 // The change log of projects: every committed change at a position `seq` of one global order, read by the live
-// updates (src/live, project-changes.feed.ts) and by a project's history.
+// updates (src/live, project-changes.feed.ts) and by a project's history. docs/live.md explains the protocol once;
+// in short:
 //
-// Why correctness rests only on inserts under unique keys (the one thing FerretDB 1.24 decides atomically):
-//
-// - A change is committed by ONE insert that claims two unique keys at once: `_id` = "<project>:<revision>" (the
-//   revision: of concurrent changes of one project exactly one wins, as before) and `seq` (its log position).
-// - On a duplicate key the writer looks `_id` up. Present: it lost the revision race, so it re-reads the project and
-//   re-decides (project.repository.ts). Absent: only the position was taken; it takes a higher one and inserts again.
-// - Positions come from a counter (a hint: `$inc` is not atomic on FerretDB, two writers may get the same number;
-//   the unique index decides) and are never lower than the position of the revision the change builds on + 1, so a
-//   project's revisions are in the same order in the log as their numbers.
-// - Readers advance through positions one by one and never past an empty one. A position may be empty because its
-//   writer is between taking the number and inserting, or died there, or lost its race. After a bounded wait a
-//   reader inserts a void entry at that position (`_id` "void:<seq>", the same unique `seq`). That insert is atomic:
-//   either the writer's insert came first (the reader then reads the change), or the void entry did, and the
-//   writer's insert fails on the duplicate `seq` and retries at a higher position — one that no reader has passed,
-//   because every position up to any reader's cursor is filled. So nothing is skipped whatever the timing; the
-//   wait only trades latency against writers' retries. A writer that loses its revision race fills its own position
-//   with a void entry at once, so readers rarely wait.
+// - A writer takes a position from a counter (`$inc`, atomic on MongoDB and on the patched embedded FerretDB), then
+//   changes the project with ONE conditional update that also requires the project's change_seq to be lower than
+//   that position (so a project's changes are in the log in the order of their revisions), then inserts the entry
+//   at its position. The entry's `_id` is "<project>:<revision>" and `seq` is unique.
+// - Positions are handed out in one order but entries are inserted in another (two writers, two instances): a
+//   reader never passes an empty position. A writer whose update did not match gives its position up at once (a void
+//   entry). A position that stays empty for a bounded wait is resolved by the reader: if a project's change_seq names
+//   it (its writer updated the project but has not inserted the entry, or died), the reader writes the entry from the
+//   project; otherwise it inserts a void entry. Both are inserts under the unique `seq`: if the writer's insert comes
+//   later it fails, and the writer moves its change to a new position, above every position a reader has passed.
 import type { IdAllocator } from "../../db/id-allocator";
 import { isDuplicateKeyError } from "../../db/id-allocator";
+import { idKey } from "../../db/id-key";
 import {
   isVoid,
   voidKey,
@@ -27,8 +22,12 @@ import {
   type ProjectChangeLogDoc,
   type ProjectChangeModel,
 } from "./project-changes.model";
+import type { ProjectDoc, ProjectModel } from "./project.model";
 import {
+  changeEntry,
   revisionKey,
+  stateOf,
+  SYSTEM,
   toChangeRecord,
   toProjectRecord,
   type ProjectChangeRecord,
@@ -50,18 +49,15 @@ export interface ChangeLogEntry {
   committed?: CommittedChange;
 }
 
-/** The counter whose values are the hints for new positions (db/id-allocator.ts). */
+/** The counter whose values are the log's positions (db/id-allocator.ts). */
 const SEQUENCE = "project_changes";
 
-/**
- * The most documents one ordered insert sends. FerretDB 1.24 inserts in batches of 100 and, after a duplicate key,
- * goes on with the next batch although the insert is ordered (internal/handler/msg_insert.go: its `break` leaves only
- * the batch); an insert of at most one batch stops at the duplicate, as MongoDB does.
- */
-const ORDERED_INSERT_MAX = 100;
+/** Positions tried for one entry: each failure means a reader resolved the position first (a very slow writer). */
+const MAX_POSITION_ATTEMPTS = 10;
 
-/** Positions tried for one change before giving up (each failure means another change took that position). */
-const MAX_POSITION_ATTEMPTS = 50;
+function ignoreDuplicate(err: unknown): void {
+  if (!isDuplicateKeyError(err)) throw err;
+}
 
 function toEntry(doc: ProjectChangeLogDoc): ChangeLogEntry {
   if (isVoid(doc)) return { seq: doc.seq };
@@ -81,6 +77,7 @@ export class ProjectChangeLog {
 
   constructor(
     private readonly changes: ProjectChangeModel,
+    private readonly projects: ProjectModel,
     private readonly ids: IdAllocator,
   ) {}
 
@@ -90,60 +87,103 @@ export class ProjectChangeLog {
     return () => this.listeners.delete(listener);
   }
 
-  /**
-   * Commits a change at a new position above `floor`: returns its position, or undefined when the revision was
-   * taken by another change (the caller re-reads and re-decides).
-   */
-  async append(change: Omit<ProjectChangeDoc, "seq">, floor: number): Promise<number | undefined> {
-    let seq = Math.max(await this.ids.next(SEQUENCE), floor);
-    for (let attempt = 1; ; attempt++) {
-      try {
-        await this.changes.create({ ...change, seq });
-      } catch (err) {
-        if (!isDuplicateKeyError(err)) throw err;
-        if (await this.changes.exists({ _id: change._id })) {
-          // Lost the revision: give the position up at once, so readers need not wait for it.
-          await this.fillVoid(seq).catch(() => undefined);
-          return undefined;
-        }
-        if (attempt >= MAX_POSITION_ATTEMPTS) throw err;
-        seq = Math.max(await this.ids.next(SEQUENCE), seq + 1);
-        continue;
-      }
-      for (const listener of this.listeners) listener(seq);
-      return seq;
-    }
+  /** A new position (one counter step). */
+  position(): Promise<number> {
+    return this.ids.next(SEQUENCE);
+  }
+
+  /** Gives a position up for no change (its writer's update did not match), so readers need not wait for it. */
+  async giveUp(seq: number): Promise<void> {
+    await this.fillVoid(seq).catch(() => undefined);
   }
 
   /**
-   * Commits changes at consecutive new positions, in the order given, with one counter step and ordered inserts of
-   * up to ORDERED_INSERT_MAX each (the revision migration's batches). The positions start above `above` (the highest the caller holds), or none is
-   * used. Returns the positions of the changes committed, from the first on: fewer than given when an insert met a
-   * duplicate key (a revision there already, a position taken), and the caller appends the rest one by one. The
-   * positions of the block left unused are voided at once, so readers need not wait for them.
+   * Inserts the entry of a change the project already holds at change_seq = entry.seq. When a reader resolved that
+   * position first (a writer slower than the readers' wait), the change moves to a new position. Returns its position.
    */
-  async appendAll(changes: Omit<ProjectChangeDoc, "seq">[], above: number): Promise<number[]> {
-    if (changes.length === 0) return [];
-    const first = await this.ids.reserve(SEQUENCE, changes.length);
-    const docs = changes.map((change, i) => ({ ...change, seq: first + i }));
-    // A counter behind positions already held (two non-atomic counter steps at once, on FerretDB): none is used.
-    let committed = 0;
-    // In order, stopping at the first duplicate: what comes after it is appended one by one, above it.
-    for (let from = 0; first > above && from < docs.length; from += ORDERED_INSERT_MAX) {
-      const part = docs.slice(from, from + ORDERED_INSERT_MAX);
+  async record(entry: ProjectChangeDoc): Promise<number> {
+    let seq = entry.seq;
+    for (let attempt = 1; ; attempt++) {
       try {
-        await this.changes.insertMany(part, { ordered: true, lean: true });
-        committed += part.length;
+        await this.changes.collection.insertOne({ ...entry, seq } as never);
+        break;
       } catch (err) {
         if (!isDuplicateKeyError(err)) throw err;
-        committed += insertedBeforeFailure(err);
-        break;
+        // The reader wrote this very entry from the project (same `_id`): it is in the log.
+        const present = await this.changes.findOne({ _id: entry._id }, { seq: 1 }).lean<{ seq: number }>();
+        if (present) {
+          seq = present.seq;
+          break;
+        }
+        if (attempt >= MAX_POSITION_ATTEMPTS) throw err;
+        const next = await this.position();
+        // Only while no later change of the project built on this one (its position would be below ours).
+        await this.projects.updateOne(
+          { _id: idKey(entry.project_id), change_seq: seq },
+          { $set: { change_seq: next } },
+          { timestamps: false },
+        );
+        seq = next;
       }
     }
-    const seqs = docs.slice(0, committed).map((doc) => doc.seq);
-    await this.fillVoids(docs.slice(committed).map((doc) => doc.seq));
-    if (seqs.length > 0) for (const listener of this.listeners) listener(seqs[seqs.length - 1]);
-    return seqs;
+    for (const listener of this.listeners) listener(seq);
+    return seq;
+  }
+
+  /**
+   * Resolves a position that stayed empty: writes the entry of the change a project holds there (its writer updated
+   * the project but did not insert the entry yet, or died), or else claims it for no change.
+   */
+  async resolve(seq: number): Promise<void> {
+    const project = await this.projects.findOne({ change_seq: seq }).lean<ProjectDoc>();
+    if (project && !(await this.changes.exists({ _id: revisionKey(project.project_id, project.revision) }))) {
+      const after = stateOf(project);
+      const previous = project.revision > 1 ? await this.revision(project.project_id, project.revision - 1) : null;
+      // Who made it is not stored beside the project: the entry says the service wrote it.
+      const entry = changeEntry(
+        "createProject",
+        SYSTEM,
+        project.revision > 1 ? (previous?.project ?? after) : null,
+        after,
+        seq,
+      );
+      if (project.revision > 1) {
+        entry.operation = entry.changes.some((c) => c.field === "teacher_id") ? "assignTeacher" : "updateProjectStatus";
+      }
+      // A duplicate: its writer inserted it meanwhile.
+      await this.changes.collection.insertOne(entry as never).catch(ignoreDuplicate);
+      return;
+    }
+    await this.fillVoid(seq);
+  }
+
+  /**
+   * Commits changes at consecutive new positions, in the order given, with one counter step and one unordered insert
+   * (the revision migration's batches). A change whose revision is in the log already (copied by an interrupted
+   * earlier start, or by another instance) stays as it is and its position is voided at once. Returns how many were
+   * committed.
+   */
+  async appendAll(changes: Omit<ProjectChangeDoc, "seq">[]): Promise<number> {
+    if (changes.length === 0) return 0;
+    const first = await this.ids.reserve(SEQUENCE, changes.length);
+    const docs = changes.map((change, i) => ({ ...change, seq: first + i }));
+    const failed = await this.changes.collection.insertMany(docs as never[], { ordered: false }).then(
+      () => [],
+      (err: unknown) => {
+        if (!isDuplicateKeyError(err)) throw err;
+        const { writeErrors } = err as { writeErrors?: { index: number } | { index: number }[] };
+        return [writeErrors ?? []].flat().map((e) => e.index);
+      },
+    );
+    await this.fillVoids(failed.map((index) => docs[index].seq));
+    for (const listener of this.listeners) listener(docs[docs.length - 1].seq);
+    return docs.length - failed.length;
+  }
+
+  /** Brings the counter of positions up to the log's highest (positions written by versions before it was atomic). */
+  async catchUpCounter(): Promise<void> {
+    const last = await this.lastSeq();
+    if (last > 0) await this.ids.atLeast(SEQUENCE, last);
   }
 
   /** The positions of those of the revisions (`_id`s "<project>:<revision>") that the log holds. */
@@ -195,13 +235,11 @@ export class ProjectChangeLog {
     return doc?.seq ?? 0;
   }
 
-  /** Claims each of the positions for no change, in one insert; those a change (or a reader) took stay as they are. */
+  /** Claims each of the positions for no change, in one insert. */
   private async fillVoids(seqs: number[]): Promise<void> {
     if (seqs.length === 0) return;
     const voids = seqs.map((seq) => ({ _id: voidKey(seq), seq, void: true }));
-    await this.changes.collection.insertMany(voids as never[], { ordered: false }).catch((err: unknown) => {
-      if (!isDuplicateKeyError(err)) throw err;
-    });
+    await this.changes.collection.insertMany(voids as never[], { ordered: false }).catch(ignoreDuplicate);
   }
 
   /** Claims position `seq` for no change; false when a change (or another reader) took it first. */
@@ -214,11 +252,4 @@ export class ProjectChangeLog {
       throw err;
     }
   }
-}
-
-/** How many documents of an ordered insert went in before the one that failed (0 when the error does not say). */
-function insertedBeforeFailure(err: unknown): number {
-  const { writeErrors } = err as { writeErrors?: { index?: number } | { index?: number }[] };
-  const first = Array.isArray(writeErrors) ? writeErrors[0] : writeErrors;
-  return typeof first?.index === "number" ? first.index : 0;
 }

@@ -5,8 +5,8 @@
 // makes later starts skip the scan. Instances of the older version must be stopped before this version starts:
 // a revision they write after the copy would not reach the log.
 //
-// Each copied change gets the project's state after it (the log's snapshot), folded along the project's chain: only
-// teacher_id and project_status change after creation, and every revision stores their new values. Positions follow
+// Each copied change gets the project's state after it (the log's snapshot): the project as created (its stored
+// state with the later revisions' changes undone), then each revision's new values applied in order. Positions follow
 // the revisions' times, and a project's revisions keep their order (a later revision never gets a lower position).
 import type { Connection } from "mongoose";
 import type { Progress } from "../../db/embedded-server";
@@ -14,7 +14,10 @@ import { isDuplicateKeyError } from "../../db/id-allocator";
 import { idKey } from "../../db/id-key";
 import type { ProjectChangeLog } from "./project-changes.log";
 import type { ProjectState } from "./project-changes.model";
+import { withStoredDefaults } from "../../db/stored-fields";
+import { PROJECT_FIELDS } from "./project.fields";
 import type { ProjectDoc, ProjectModel, ProjectRevisionDoc, ProjectRevisionModel } from "./project.model";
+import { revisionKey } from "./project.records";
 
 const MARKER = "project_revisions-to-project_changes";
 /** Revisions copied with one insert. */
@@ -81,30 +84,11 @@ export async function migrateProjectRevisions(
         a.key - b.key || a.revision.project_id - b.revision.project_id || a.revision.revision - b.revision.revision,
     );
 
-    // In batches: one counter step and one insert each. A batch holding revisions copied already (by an interrupted
-    // earlier start, or by another instance copying at the same time) goes one by one, keeping those as they are.
-    const lastSeq = new Map<number, number>();
-    let highest = 0;
+    // In batches: one counter step and one insert each; revisions copied already keep their positions.
     let done = 0;
     for (let from = 0; from < planned.length; from += BATCH) {
       const batch = planned.slice(from, from + BATCH);
-      const present = await log.positionsOf(batch.map((item) => item.revision._id));
-      const seqs = present.size === 0 ? await log.appendAll(batch.map(changeOf), highest) : [];
-      for (const [i, seq] of seqs.entries()) lastSeq.set(batch[i].revision.project_id, seq);
-      copied += seqs.length;
-      for (const item of batch.slice(seqs.length)) {
-        const { _id, project_id, revision: n } = item.revision;
-        const known = present.get(_id);
-        if (known !== undefined) {
-          lastSeq.set(project_id, known);
-          continue;
-        }
-        let seq = await log.append(changeOf(item), (lastSeq.get(project_id) ?? 0) + 1);
-        if (seq === undefined) seq = (await log.revision(project_id, n))!.seq;
-        else copied++;
-        lastSeq.set(project_id, seq);
-      }
-      for (const seq of lastSeq.values()) highest = Math.max(highest, seq);
+      copied += await log.appendAll(batch.map(changeOf));
       done += batch.length;
       if (Date.now() - reportedAt >= PROGRESS_EVERY_MS) {
         reportedAt = Date.now();
@@ -133,25 +117,78 @@ function changeOf({ revision, state }: { revision: ProjectRevisionDoc; state: Pr
 
 const revisions = (n: number) => `${n.toLocaleString("en")} revision${n === 1 ? "" : "s"}`;
 
-/** The project as created (revision 1): its immutable fields, no teacher, and the status it was created with. */
+/**
+ * The project as created (revision 1): the stored project with the changes of its later revisions undone, newest
+ * first, each field set back to the value its change came from (typed as PROJECT_FIELDS declares it).
+ */
 function initialState(project: ProjectDoc, chain: ProjectRevisionDoc[]): ProjectState {
-  const { _id: _key, name_key: _nameKey, ...stored } = project;
-  const statusChange = chain
-    .flatMap((revision) => revision.changes.map((change) => ({ revision: revision.revision, change })))
-    .find(({ change }) => change.field === "project_status");
-  const createdStatus =
-    statusChange === undefined
-      ? project.project_status
-      : statusChange.revision === 1
-        ? statusChange.change.to
-        : statusChange.change.from;
-  return {
-    ...stored,
-    teacher_id: null,
-    project_status: createdStatus ?? project.project_status,
-    revision: 1,
-    created_by: project.created_by ?? null,
-    project_url: project.project_url ?? null,
-    updated_at: project.created_at,
-  };
+  const { _id: _key, name_key: _nameKey, change_seq: _seq, ...stored } = withStoredDefaults(PROJECT_FIELDS, project);
+  const state: Record<string, unknown> = { ...stored, revision: 1, updated_at: project.created_at };
+  for (const revision of [...chain].sort((a, b) => b.revision - a.revision)) {
+    if (revision.revision === 1) continue;
+    for (const change of revision.changes) state[change.field] = typedAs(change.field, change.from);
+  }
+  return state as ProjectState;
+}
+
+/** A recorded value (text, or null) as the stored field's type. */
+function typedAs(field: string, text: string | null): unknown {
+  const declared = (PROJECT_FIELDS as Record<string, { type: unknown }>)[field]?.type;
+  return text !== null && declared === Number ? Number(text) : text;
+}
+
+const UPGRADE_MARKER = "projects-at-newest-revision";
+
+/**
+ * Makes a database written by versions before changes were single conditional updates what this version expects,
+ * at every start (both steps are cheap when there is nothing to do):
+ * - the counter of log positions is raised to the log's highest position (earlier versions took positions from a
+ *   counter that was only a hint);
+ * - once (a marker in `migrations` records it), each project whose log holds a newer revision than the document (a
+ *   writer of an earlier version that died between its two writes) is set to the state that revision stores, and a
+ *   project stored without a revision gets revision 1. Earlier versions rolled such projects forward on every read;
+ *   this version reads the document as it is.
+ */
+export async function upgradeProjects(
+  connection: Connection,
+  models: { Project: ProjectModel },
+  log: ProjectChangeLog,
+  progress: Progress = () => {},
+): Promise<number> {
+  await log.catchUpCounter();
+  const markers = connection.db!.collection<{ _id: string; at: Date }>("migrations");
+  if (await markers.findOne({ _id: UPGRADE_MARKER })) return 0;
+  let upgraded = 0;
+  let after = 0;
+  for (;;) {
+    const stored = await models.Project.find({ project_id: { $gt: after } }, { project_id: 1, revision: 1 })
+      .sort({ project_id: 1 })
+      .limit(BATCH)
+      .lean<{ project_id: number; revision?: number | null }[]>();
+    if (stored.length === 0) break;
+    after = stored[stored.length - 1].project_id;
+    const batch = stored.map(({ project_id, revision }) => ({ project_id, revision: revision ?? 1 }));
+    for (const { project_id } of stored.filter((p) => p.revision == null)) {
+      // By `_id`, one by one (rare): a filter on the field's absence would read every project on the embedded FerretDB.
+      await models.Project.updateOne({ _id: idKey(project_id) }, { $set: { revision: 1 } }, { timestamps: false });
+    }
+    const next = await log.positionsOf(batch.map((p) => revisionKey(p.project_id, p.revision + 1)));
+    for (const project of batch) {
+      if (!next.has(revisionKey(project.project_id, project.revision + 1))) continue;
+      let revision = project.revision + 1;
+      while (await log.revision(project.project_id, revision + 1)) revision++;
+      const newest = (await log.revision(project.project_id, revision))!;
+      await models.Project.updateOne(
+        { _id: idKey(project.project_id) },
+        { $set: { ...newest.project, change_seq: newest.seq } },
+        { timestamps: false },
+      );
+      upgraded++;
+    }
+  }
+  if (upgraded > 0) progress(`Brought ${upgraded.toLocaleString("en")} projects up to their newest logged revision`);
+  await markers.insertOne({ _id: UPGRADE_MARKER, at: new Date() }).catch((err: unknown) => {
+    if (!isDuplicateKeyError(err)) throw err;
+  });
+  return upgraded;
 }

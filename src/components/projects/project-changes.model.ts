@@ -3,10 +3,11 @@
 // claims a position `seq` in one global order, and MongoDB cannot build a unique index on `seq` over documents that
 // lack it. See project-changes.log.ts for how the two unique keys make commits and positions race-free.
 import { Schema, type Connection, type Model } from "mongoose";
+import type { ProjectStorageOnly } from "./project.fields";
 import { RECORDED_CHANGE_FIELDS, type ProjectDoc, type ProjectRevisionDoc } from "./project.model";
 
 /** The project as of a change: every stored field but the internal ones. */
-export type ProjectState = Omit<ProjectDoc, "_id" | "name_key">;
+export type ProjectState = Omit<ProjectDoc, "_id" | ProjectStorageOnly>;
 
 /**
  * One committed change: revision `revision` of project `project_id`, at log position `seq`. Its `_id`

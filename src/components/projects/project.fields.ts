@@ -15,10 +15,20 @@ export const PROJECT_FIELDS = {
   start_date: { type: String, required: true },
   end_date: { type: String, required: true },
   teacher_id: { type: Number, default: null },
-  /** 1 when created, +1 on every change; the project is "brought up" to its newest ProjectRevisionDoc. */
+  /** 1 when created, +1 on every change (each change is one conditional update of this document). */
   revision: { type: Number, default: 1 },
   /** The caller id that created it, if known. */
   created_by: { type: String, default: null },
+  /**
+   * The change log position of the project's newest change (null: none since the log began). A change takes its
+   * position before it updates the project and only updates it while this is lower, so a project's changes keep
+   * their order in the log (project-changes.log.ts).
+   */
+  change_seq: { type: Number, default: null },
 } as const satisfies StoredFields;
+
+/** Stored for the service's own use, never answered: the name's unique key and the newest change's log position. */
+export const PROJECT_STORAGE_ONLY = ["name_key", "change_seq"] as const;
+export type ProjectStorageOnly = (typeof PROJECT_STORAGE_ONLY)[number];
 
 export type ProjectDoc = DocOf<typeof PROJECT_FIELDS>;

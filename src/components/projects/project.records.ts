@@ -1,15 +1,17 @@
 // The records of projects as the service hands them out (a project, an entry of its history) and how stored
 // documents map to them; shared by the repository and the change log.
-import type { ActorRole } from "../../auth/actor";
+import type { Actor, ActorRole } from "../../auth/actor";
 import { idKey } from "../../db/id-key";
 import type { RecordOf } from "../../db/record-of";
 import { recordMapper } from "../../db/record-of";
 import type { ProjectChangeDoc, ProjectState } from "./project-changes.model";
 import type { ProjectDoc } from "./project.model";
 import { PROJECT_FIELDS } from "./project.model";
+import { CreateProjectSchema } from "./project.schemas";
+import { PROJECT_STORAGE_ONLY, type ProjectStorageOnly } from "./project.fields";
 
 /** A project as the service hands it out (fields declared once, in PROJECT_FIELDS of project.fields.ts). */
-export type ProjectRecord = RecordOf<ProjectDoc, "name_key">;
+export type ProjectRecord = RecordOf<ProjectDoc, ProjectStorageOnly>;
 
 export interface FieldChangeRecord {
   field: string;
@@ -34,7 +36,7 @@ export interface ProjectChangeRecord {
 export const revisionKey = (projectId: number, revision: number): string => `${idKey(projectId)}:${revision}`;
 
 /** A stored project (or a project state of the change log) as the service hands it out. */
-export const toProjectRecord: (doc: ProjectState) => ProjectRecord = recordMapper(PROJECT_FIELDS, ["name_key"]);
+export const toProjectRecord: (doc: ProjectState) => ProjectRecord = recordMapper(PROJECT_FIELDS, PROJECT_STORAGE_ONLY);
 
 /** The fields of a change document (change log or legacy revision) that a history entry shows. */
 type ChangeFields = Pick<ProjectChangeDoc, "revision" | "operation" | "actor_id" | "actor_role" | "at" | "changes">;
@@ -48,5 +50,46 @@ export function toChangeRecord(doc: ChangeFields): ProjectChangeRecord {
     actor_role: doc.actor_role as ActorRole,
     at: new Date(doc.at).toISOString(),
     changes: (doc.changes ?? []).map((c) => ({ field: c.field, from: c.from ?? null, to: c.to ?? null })),
+  };
+}
+
+// ---- building a change's entry of the change log
+
+/** Fields a history entry lists, in order: those of the create shape (the contract's order), then the teacher. */
+export const RECORDED_FIELDS: readonly string[] = [...Object.keys(CreateProjectSchema.shape), "teacher_id"];
+
+/** The author of an entry the service writes itself (the log resolving a change whose writer died, see the log). */
+export const SYSTEM = { id: null, role: "system" } as const;
+
+const asText = (value: unknown): string | null => (value === null || value === undefined ? null : String(value));
+
+/** The project state a change entry stores (every field but the internal ones). */
+export function stateOf({ _id: _key, name_key: _nameKey, change_seq: _seq, ...state }: ProjectDoc): ProjectState {
+  return state;
+}
+
+/** The entry of a change: `before` is the project as it was (null for its creation), `after` as the change left it. */
+export function changeEntry(
+  operation: ProjectOperation,
+  actor: Pick<Actor, "id" | "role">,
+  before: ProjectState | null,
+  after: ProjectState,
+  seq: number,
+): ProjectChangeDoc {
+  const was: Record<string, unknown> = before ?? {};
+  const now: Record<string, unknown> = after;
+  const changed = RECORDED_FIELDS.filter((f) => (before ? asText(was[f]) !== asText(now[f]) : now[f] !== null));
+  return {
+    _id: revisionKey(after.project_id, after.revision),
+    seq,
+    project_id: after.project_id,
+    revision: after.revision,
+    operation,
+    actor_id: actor.id,
+    actor_role: actor.role,
+    at: after.updated_at,
+    set: before ? Object.fromEntries(changed.map((f) => [f, now[f]])) : {},
+    changes: changed.map((field) => ({ field, from: asText(was[field]), to: asText(now[field]) })),
+    project: after,
   };
 }

@@ -1,28 +1,25 @@
-// Data access of projects: the only module that touches the Project and ProjectRevision models. Returns plain
-// records. It holds the techniques that make changes safe on FerretDB 1.24, where only an insert under a unique `_id`
-// is atomic (conditional updates read, then write) and only a filter on `_id` alone uses an index:
+// Data access of projects: the only module that touches the Project model. Returns plain records. Written as for
+// MongoDB, whose single-document guarantees the embedded FerretDB gives too (its patch makes conditional updates,
+// `$inc` and findAndModify atomic; database.ts refuses a database without them):
 //
-// - Every read and write of one project is by its string `_id` (db/id-key.ts).
-// - A change is committed by inserting its immutable change document under `_id` = revisionKey(project, n), n the
-//   project's revision + 1, into the change log (project-changes.log.ts, which also gives it a log position `seq`).
-//   Of concurrent changes exactly one such insert succeeds; the others re-read (now seeing the winner's change) and
-//   re-decide. No conditional update decides anything.
-// - Then the project document is brought up to revision n. Readers by id and writers that find revision n + 1
-//   stored (a writer that died between its two writes, or one still between them) apply it — roll forward — and
-//   write the result back, so an acknowledged change is never missing. Revisions store new values, not deltas: applying one twice is harmless,
-//   which is what makes the non-atomic write-back safe.
-// On MongoDB the same code is correct (the inserts are atomic there too) and each step is one indexed operation.
+// - Every read and write of one project is by its string `_id` (db/id-key.ts); a read by id is one command.
+// - A change is ONE conditional update: findOneAndUpdate with the conditions the rules need (the status it may come
+//   from, the teacher it must not have, the expected revision), `$inc` of the revision, and the change's log position
+//   (taken just before, see project-changes.log.ts). The document as it was before gives the change's old values.
+//   When the update matches nothing, the project is read once to say why: a rule (an error), nothing to do, or a
+//   concurrent change came first (taken again from the new state, within a bound).
+// - Then the change's entry is inserted into the log at its position.
+import type { QueryFilter } from "mongoose";
 import type { Actor } from "../../auth/actor";
 import type { IdAllocator } from "../../db/id-allocator";
 import { idKey } from "../../db/id-key";
 import { readKeysetPage } from "../../db/keyset";
-import { withStoredDefaults } from "../../db/stored-fields";
 import type { FieldTypesFit, HasFields } from "../../shared/field-checks";
 import type { KeysetRead, KeysetWindow } from "../../shared/keyset-pagination";
 import type { ProjectChangeLog } from "./project-changes.log";
-import type { ProjectChangeDoc, ProjectState } from "./project-changes.model";
 import {
-  revisionKey,
+  changeEntry,
+  stateOf,
   toChangeRecord,
   toProjectRecord,
   type ProjectChangeRecord,
@@ -30,14 +27,14 @@ import {
   type ProjectRecord,
 } from "./project.records";
 import type { ProjectChangeSet, ProjectDoc, ProjectModel } from "./project.model";
-import { PROJECT_FIELDS } from "./project.model";
-import { CreateProjectSchema, type ValidCreateProjectValues } from "./project.schemas";
+import type { ValidCreateProjectValues } from "./project.schemas";
 
 /** The values of a new project: those of the create shape, checked by the service, and the name key it derives. */
 export type NewProjectValues = ValidCreateProjectValues & Pick<ProjectDoc, "name_key">;
 
 /** The stored fields a new project gets from the repository rather than from its creator. */
-type SetByRepository = "_id" | "project_id" | "teacher_id" | "revision" | "created_by" | "created_at" | "updated_at";
+type SetByRepository =
+  "_id" | "project_id" | "teacher_id" | "revision" | "created_by" | "created_at" | "updated_at" | "change_seq";
 
 true satisfies HasFields<
   ProjectDoc,
@@ -63,31 +60,31 @@ export interface ProjectQuery {
 
 export type ChangeOutcome =
   | { status: "changed"; project: ProjectRecord }
-  /** `decide` returned no new values: nothing was recorded. */
+  /** Nothing to change: nothing was recorded. */
   | { status: "unchanged"; project: ProjectRecord }
   | { status: "missing" }
-  /** Lost the claim on every attempt: other changes kept committing first. */
+  /** Lost to concurrent changes on every attempt. */
   | { status: "contended" };
 
-const MAX_CLAIM_ATTEMPTS = 25;
-
-/** Fields of a creation recorded in its history entry: those of the create shape, in its (the contract's) order. */
-const CREATED_FIELDS = Object.keys(CreateProjectSchema.shape) as (keyof ValidCreateProjectValues)[];
-
-const asText = (value: unknown): string | null => (value === null || value === undefined ? null : String(value));
-
-function applyRevision(doc: ProjectDoc, revision: Pick<ProjectChangeDoc, "set" | "revision" | "at">): ProjectDoc {
-  return { ...doc, ...revision.set, revision: revision.revision, updated_at: revision.at };
+/** A change as the service asks for it. */
+export interface ChangeRequest {
+  operation: Exclude<ProjectOperation, "createProject">;
+  actor: Actor;
+  /** The new values. */
+  set: ProjectChangeSet;
+  /** What the stored project must hold for the change to apply (a filter on its stored fields). */
+  when: QueryFilter<ProjectDoc>;
+  /**
+   * Says why `when` did not hold for `current`: throws the rule's error, or returns "unchanged" (nothing to do), or
+   * "retry" (a concurrent change came first and the change still applies to the new state).
+   */
+  explain(current: ProjectRecord): "unchanged" | "retry";
 }
 
-/** The project state a change document stores (every field but the internal ones). */
-function stateOf({ _id: _key, name_key: _nameKey, ...state }: ProjectDoc): ProjectState {
-  return state;
-}
+/** Attempts of one change: each lost one means another change of the project committed first. */
+const MAX_CHANGE_ATTEMPTS = 100;
 
 export class ProjectRepository {
-  private atomicConditionalWrites?: Promise<boolean>;
-
   constructor(
     private readonly projects: ProjectModel,
     private readonly log: ProjectChangeLog,
@@ -103,37 +100,30 @@ export class ProjectRepository {
     actor: Actor,
     explainDuplicate: () => Promise<Error | undefined>,
   ): Promise<ProjectRecord> {
-    const at = new Date();
-    const created = await this.ids.insertWithNewId(
-      "projects",
-      this.projects,
-      (project_id) =>
-        this.projects.create({ project_id, ...values, teacher_id: null, revision: 1, created_by: actor.id }),
-      explainDuplicate,
-    );
+    const seq = await this.log.position();
+    let created;
+    try {
+      created = await this.ids.insertWithNewId(
+        "projects",
+        this.projects,
+        (project_id) =>
+          this.projects.create({
+            project_id,
+            ...values,
+            teacher_id: null,
+            revision: 1,
+            created_by: actor.id,
+            change_seq: seq,
+          }),
+        explainDuplicate,
+      );
+    } catch (err) {
+      await this.log.giveUp(seq);
+      throw err;
+    }
     const doc = created.toObject();
     // Acknowledged only after this insert too, so an acknowledged creation is always in the history and the log.
-    const seq = await this.log.append(
-      {
-        _id: revisionKey(doc.project_id, 1),
-        project_id: doc.project_id,
-        revision: 1,
-        operation: "createProject",
-        actor_id: actor.id,
-        actor_role: actor.role,
-        at,
-        set: {},
-        changes: CREATED_FIELDS.filter((field) => values[field] !== null).map((field) => ({
-          field,
-          from: null,
-          to: asText(values[field]),
-        })),
-        project: stateOf(doc),
-      },
-      0,
-    );
-    // Nothing else writes revision 1 of a new id.
-    if (seq === undefined) throw new Error(`revision 1 of new project ${doc.project_id} already exists`);
+    await this.log.record(changeEntry("createProject", actor, null, stateOf(doc), seq));
     return toProjectRecord(doc);
   }
 
@@ -144,56 +134,45 @@ export class ProjectRepository {
 
   async get(projectId: number): Promise<ProjectRecord | null> {
     const doc = await this.projects.findOne({ _id: idKey(projectId) }).lean();
-    return doc ? toProjectRecord(await this.rollForward(doc)) : null;
+    return doc ? toProjectRecord(doc) : null;
   }
 
-  /**
-   * Applies one change. `decide` sees the current project and returns the new values, or throws (the rules are the
-   * service's); it is called again with the newer state whenever a concurrent change committed first.
-   */
-  async change(
-    projectId: number,
-    operation: Exclude<ProjectOperation, "createProject">,
-    actor: Actor,
-    decide: (current: ProjectRecord) => ProjectChangeSet,
-  ): Promise<ChangeOutcome> {
-    for (let attempt = 0; attempt < MAX_CLAIM_ATTEMPTS; attempt++) {
-      const stored = await this.projects.findOne({ _id: idKey(projectId) }).lean();
-      if (!stored) return { status: "missing" };
-      const { doc: current, seq: baseSeq } = await this.rollForwardWithSeq(stored);
-      const set = decide(toProjectRecord(current));
-      if (Object.keys(set).length === 0) return { status: "unchanged", project: toProjectRecord(current) };
-      const revision: Omit<ProjectChangeDoc, "project" | "seq"> = {
-        _id: revisionKey(projectId, current.revision + 1),
-        project_id: projectId,
-        revision: current.revision + 1,
-        operation,
-        actor_id: actor.id,
-        actor_role: actor.role,
-        at: new Date(),
-        set,
-        changes: (Object.keys(set) as (keyof ProjectChangeSet)[]).map((field) => ({
-          field,
-          from: asText(current[field]),
-          to: asText(set[field]),
-        })),
-      };
-      const next = applyRevision(current, revision);
-      // Never below the position of the revision it builds on: a project's revisions keep their order in the log.
-      const seq = await this.log.append({ ...revision, project: stateOf(next) }, baseSeq + 1);
-      if (seq === undefined) continue; // another change took this revision: re-read and re-decide
-      // Committed by the insert above: should this update fail, readers roll forward to the change anyway.
-      await this.bringUp(next).catch(() => undefined);
+  /** Applies one change as one conditional update (see the header), then records it in the log. */
+  async change(projectId: number, request: ChangeRequest): Promise<ChangeOutcome> {
+    const _id = idKey(projectId);
+    for (let attempt = 0; attempt < MAX_CHANGE_ATTEMPTS; attempt++) {
+      const seq = await this.log.position();
+      const at = new Date();
+      const before = await this.projects
+        .findOneAndUpdate(
+          // Below this position only: a change of the project that took a later position and committed first makes
+          // this one take a new position, so the project's changes are in the log in revision order.
+          { ...request.when, _id, change_seq: { $not: { $gte: seq } } },
+          { $set: { ...request.set, updated_at: at, change_seq: seq }, $inc: { revision: 1 } },
+          { returnDocument: "before", timestamps: false },
+        )
+        .lean();
+      if (!before) {
+        await this.log.giveUp(seq);
+        const current = await this.projects.findOne({ _id }).lean();
+        if (!current) return { status: "missing" };
+        if (request.explain(toProjectRecord(current)) === "unchanged") {
+          return { status: "unchanged", project: toProjectRecord(current) };
+        }
+        continue;
+      }
+      const old = stateOf(before);
+      // `$inc` counts from 0 on a document stored without a revision (only written behind the service's back: opening
+      // the database gives every project one), so the record says what the document now holds.
+      const next = { ...old, ...request.set, revision: (old.revision ?? 0) + 1, updated_at: at };
+      await this.log.record(changeEntry(request.operation, request.actor, old, next, seq));
       return { status: "changed", project: toProjectRecord(next) };
     }
     return { status: "contended" };
   }
 
   /**
-   * Projects matching the query, by project_id; `limit + 1` are read so has_more needs no count. Lists (and
-   * findByTeacherIds) show the documents as stored, without the per-item revision check of get(): that would cost a
-   * read per item. A change shows in lists once its writer's second write lands; if the writer died in between,
-   * once the project is next read by id or changed.
+   * Projects matching the query, by project_id; `limit + 1` are read so has_more needs no count.
    */
   async list(
     query: ProjectQuery,
@@ -212,18 +191,16 @@ export class ProjectRepository {
     return { items: docs.slice(0, bounds.limit).map(toProjectRecord), has_more: docs.length > bounds.limit, total };
   }
 
-  /** Projects by id, in key order, null for missing ids; one id is read (and rolled forward) like get(). */
+  /** Projects by id, in key order, null for missing ids; one id is read like get(). */
   async findByIds(ids: readonly number[]): Promise<(ProjectRecord | null)[]> {
     if (ids.length === 1) return [await this.get(ids[0])];
-    // Several: one query, the documents as stored (as lists show them, see list()).
     const docs = await this.projects.find({ project_id: { $in: [...ids] } }).lean();
     const byId = new Map(docs.map((doc) => [doc.project_id, toProjectRecord(doc)]));
     return ids.map((id) => byId.get(id) ?? null);
   }
 
   /**
-   * A keyset page of the projects matching the query, ordered by project_id (db/keyset.ts), shown as stored like
-   * list(); the matches are counted only when options.total asks.
+   * A keyset page of the projects matching the query, ordered by project_id (db/keyset.ts); the matches are counted only when options.total asks.
    */
   async pageByKeyset(
     query: ProjectQuery,
@@ -295,77 +272,5 @@ export class ProjectRepository {
     const docs = (await this.log.revisions(projectId, oldest, newest)).reverse();
     // Projects stored before revisions existed have no entry for revision 1.
     return docs.flatMap((doc) => (doc ? [toChangeRecord(doc)] : []));
-  }
-
-  /**
-   * The project as of its newest committed revision: applies revisions stored beyond the document's own (a writer
-   * between, or dead between, its claim and its update) and writes the result back.
-   */
-  private async rollForward(doc: ProjectDoc): Promise<ProjectDoc> {
-    // A document stored before a field existed reads with the field's declared default (revision 1).
-    const stored = withStoredDefaults(PROJECT_FIELDS, doc);
-    return (await this.rollForwardFrom(stored, await this.log.revision(stored.project_id, stored.revision + 1))).doc;
-  }
-
-  /**
-   * rollForward, and the log position of the newest revision (0 when it has none: a project stored before the log).
-   * The document's own revision is read beside the next one, so this costs no extra round trip.
-   */
-  private async rollForwardWithSeq(doc: ProjectDoc): Promise<{ doc: ProjectDoc; seq: number }> {
-    const stored = withStoredDefaults(PROJECT_FIELDS, doc);
-    const [own, next] = await Promise.all([
-      this.log.revision(stored.project_id, stored.revision),
-      this.log.revision(stored.project_id, stored.revision + 1),
-    ]);
-    const rolled = await this.rollForwardFrom(stored, next);
-    return { doc: rolled.doc, seq: rolled.seq ?? own?.seq ?? 0 };
-  }
-
-  private async rollForwardFrom(
-    doc: ProjectDoc,
-    first: ProjectChangeDoc | null,
-  ): Promise<{ doc: ProjectDoc; seq?: number }> {
-    let current = doc;
-    let seq: number | undefined;
-    for (let next = first; next; next = await this.log.revision(doc.project_id, current.revision + 1)) {
-      current = applyRevision(current, next);
-      seq = next.seq;
-    }
-    if (current !== doc) await this.bringUp(current).catch(() => undefined); // best effort: the next reader retries
-    return { doc: current, seq };
-  }
-
-  /**
-   * Writes a project's state of revision n. On MongoDB only unless the document is already there or beyond (an atomic
-   * conditional update). On FerretDB by `_id` alone: any other condition turns this point write into a scan of the
-   * collection (see db/id-key.ts), and it would not be atomic anyway. There a slow writer may set an older revision
-   * over a newer one; readers by id roll forward again (revisions hold new values), so nothing is lost.
-   */
-  private async bringUp(doc: ProjectDoc): Promise<void> {
-    const filter = (await this.conditionalWritesAreAtomic())
-      ? { _id: idKey(doc.project_id), revision: { $not: { $gte: doc.revision } } }
-      : { _id: idKey(doc.project_id) };
-    await this.projects.updateOne(
-      filter,
-      {
-        $set: {
-          teacher_id: doc.teacher_id ?? null,
-          project_status: doc.project_status,
-          revision: doc.revision,
-          updated_at: doc.updated_at,
-        },
-      },
-      { timestamps: false },
-    );
-  }
-
-  /** MongoDB: yes. FerretDB (its buildInfo carries ferretdbVersion): no — it reads, then writes. Asked once. */
-  private conditionalWritesAreAtomic(): Promise<boolean> {
-    this.atomicConditionalWrites ??= this.projects.db
-      .db!.admin()
-      .command({ buildInfo: 1 })
-      .then((info) => !("ferretdbVersion" in info))
-      .catch(() => true);
-    return this.atomicConditionalWrites;
   }
 }

@@ -14,8 +14,7 @@ import { pageBounds, toPage, type Page, type PageRequest } from "../../shared/pa
 import { RecordGuard, type AnswerRules, type ReportUnanswerable } from "../../shared/record-guard";
 import { nameKey, validate } from "../../shared/validation";
 import type { TeacherService } from "../teachers";
-import { PROJECT_FIELDS } from "./project.fields";
-import type { ProjectChangeSet } from "./project.model";
+import { PROJECT_FIELDS, PROJECT_STORAGE_ONLY } from "./project.fields";
 import type { ProjectChangeRecord, ProjectRecord } from "./project.records";
 import type { ChangeOutcome, ProjectQuery, ProjectRepository } from "./project.repository";
 import {
@@ -29,13 +28,13 @@ import {
   type ProjectFilter,
   type UpdateProjectStatusValues,
 } from "./project.schemas";
-import { assertTransition, initialStatusRule, type StatusWorkflow } from "./status-workflow";
+import { assertTransition, initialStatusRule, statusesLeadingTo, type StatusWorkflow } from "./status-workflow";
 
 export type { CreateProjectValues, ProjectFilter } from "./project.schemas";
 export type { ProjectChangeRecord, ProjectRecord } from "./project.records";
 
 /** What the output type of each returned field needs (see shared/record-guard.ts). */
-export const PROJECT_ANSWER_RULES: AnswerRules<ProjectRecord> = answerRulesOf(PROJECT_FIELDS, ["name_key"], {
+export const PROJECT_ANSWER_RULES: AnswerRules<ProjectRecord> = answerRulesOf(PROJECT_FIELDS, PROJECT_STORAGE_ONLY, {
   start_date: "date",
   end_date: "date",
 });
@@ -87,17 +86,23 @@ export class ProjectService {
       if (!(await this.projects.get(project_id))) throw notFound(`project ${project_id} does not exist`, "projectId");
       throw notFound(`teacher ${teacher_id} (new_teacher_id) does not exist`, "new_teacher_id");
     }
-    const outcome = await this.projects.change(project_id, "assignTeacher", actor, (current) => {
-      this.guard.one(current);
-      checkRevision(current, expected_revision);
-      if (current.teacher_id === teacher_id) {
-        throw conflict(
-          `teacher ${teacher_id} is already assigned to project ${project_id}`,
-          "new_teacher_id",
-          FieldErrorReason.ALREADY_ASSIGNED,
-        );
-      }
-      return { teacher_id };
+    const outcome = await this.projects.change(project_id, {
+      operation: "assignTeacher",
+      actor,
+      set: { teacher_id },
+      when: { teacher_id: { $ne: teacher_id }, ...revisionIs(expected_revision) },
+      explain: (current) => {
+        this.guard.one(current);
+        checkRevision(current, expected_revision);
+        if (current.teacher_id === teacher_id) {
+          throw conflict(
+            `teacher ${teacher_id} is already assigned to project ${project_id}`,
+            "new_teacher_id",
+            FieldErrorReason.ALREADY_ASSIGNED,
+          );
+        }
+        return "retry";
+      },
     });
     return this.guard.one(result(project_id, outcome));
   }
@@ -112,18 +117,19 @@ export class ProjectService {
       project_status: next,
       expected_revision,
     } = validate(UpdateProjectStatusRequest, { projectId, ...input });
-    const outcome = await this.projects.change(
-      project_id,
-      "updateProjectStatus",
+    // The status it replaces is in the update's filter: each success is a transition the workflow allows from it.
+    const outcome = await this.projects.change(project_id, {
+      operation: "updateProjectStatus",
       actor,
-      (current): ProjectChangeSet => {
+      set: { project_status: next },
+      when: { project_status: statusesLeadingTo(this.workflow, next), ...revisionIs(expected_revision) },
+      explain: (current) => {
         this.guard.one(current);
         checkRevision(current, expected_revision);
-        // Checked against the status this change replaces: a concurrent change that commits first makes us re-check.
         assertTransition(this.workflow, current.project_status, next);
-        return current.project_status === next ? {} : { project_status: next };
+        return current.project_status === next ? "unchanged" : "retry";
       },
-    );
+    });
     return this.guard.one(result(project_id, outcome));
   }
 
@@ -214,6 +220,11 @@ function queryOf(filter: ProjectFilter): ProjectQuery {
   if (valid.teacher_id != null) query.teacher_id = valid.teacher_id;
   if (valid.project_status != null) query.project_status = valid.project_status;
   return query;
+}
+
+/** The filter of a change that names an expected revision. */
+function revisionIs(expected: number | null | undefined): { revision?: number } {
+  return expected == null ? {} : { revision: expected };
 }
 
 function checkRevision(current: ProjectRecord, expected: number | null | undefined): void {

@@ -1,11 +1,10 @@
-// The contract's rules for a stored project document (npm run db:check): its input fields under the input rules,
-// the fields the service adds, and the keys derived from them.
+// The contract's rules for a stored project document and a change-log entry (npm run db:check): see storedRules.
 import { z } from "zod";
 import {
-  idKeyProblems,
   quoted,
   storedId,
   storedProblems,
+  storedRules,
   storedTimestamp,
   type StoredProblem,
 } from "../../shared/stored-rules";
@@ -17,7 +16,7 @@ import type { ProjectDoc } from "./project.model";
 import { PROJECT_OPERATIONS, revisionKey } from "./project.records";
 import { CreateProjectSchema } from "./project.schemas";
 
-/** What the service adds to a project's input when it stores it. */
+/** What the service adds to a project's input when it stores it (change_seq: none before the change log). */
 const StoredProjectFields = z.strictObject({
   project_id: storedId(),
   teacher_id: storedId().nullable(),
@@ -25,37 +24,24 @@ const StoredProjectFields = z.strictObject({
   created_by: z.string().nullable(),
   created_at: storedTimestamp(),
   updated_at: storedTimestamp(),
+  change_seq: storedId(SAFE_INT_MAX).nullish(),
 });
 
-/** The fields npm run db:check has a rule for: the input shape's, those the service adds, the derived keys. */
-type CheckedProjectFields = z.input<typeof CreateProjectSchema> &
-  z.input<typeof StoredProjectFields> &
-  Pick<ProjectDoc, "_id" | "name_key">;
-true satisfies HasFields<
-  CheckedProjectFields,
-  ProjectDoc,
-  "stored (PROJECT_FIELDS in project.fields.ts) but npm run db:check has no rule for it: add it to StoredProjectFields in this file"
->;
-true satisfies HasFields<
-  ProjectDoc,
-  CheckedProjectFields,
-  "npm run db:check has a rule for it (from CreateProjectSchema or StoredProjectFields) but it is not stored: add it to PROJECT_FIELDS in project.fields.ts"
->;
-
-export function storedProjectProblems(doc: Record<string, unknown>): StoredProblem[] {
-  const problems = [
-    ...storedProblems(doc, CreateProjectSchema),
-    ...storedProblems(doc, StoredProjectFields),
-    ...idKeyProblems(doc, "project_id"),
-  ];
-  if (typeof doc.project_name === "string" && doc.name_key !== nameKey(doc.project_name)) {
-    problems.push({
-      field: "name_key",
-      rule: `must be ${quoted(nameKey(doc.project_name))}, project_name folded (stored: ${quoted(doc.name_key)})`,
-    });
-  }
-  return problems;
-}
+/** A stored project: the rules of storedRules, and name_key derived from project_name. */
+export const storedProjectProblems = storedRules<ProjectDoc, "name_key">()(
+  CreateProjectSchema,
+  StoredProjectFields,
+  "project_id",
+  (doc) =>
+    typeof doc.project_name === "string" && doc.name_key !== nameKey(doc.project_name)
+      ? [
+          {
+            field: "name_key",
+            rule: `must be ${quoted(nameKey(doc.project_name))}, project_name folded (stored: ${quoted(doc.name_key)})`,
+          },
+        ]
+      : [],
+);
 
 /** A committed change of the change log (project-changes.model.ts). */
 const StoredChangeFields = z.strictObject({

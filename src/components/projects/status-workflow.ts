@@ -118,6 +118,18 @@ export function initialStatusRule(workflow: StatusWorkflow | undefined) {
   };
 }
 
+/**
+ * The condition on the stored status under which a change to `to` applies and changes something: what
+ * assertTransition allows, `to` itself left out (setting it again records nothing). Matches nothing for a status
+ * the workflow does not list (assertTransition then says why).
+ */
+export function statusesLeadingTo(workflow: StatusWorkflow | undefined, to: string): { $nin: string[] } | { $in: [] } {
+  if (!workflow) return { $nin: [to] };
+  if (!workflow.transitions.has(to)) return { $in: [] };
+  const refused = [...workflow.transitions].filter(([from, next]) => from !== to && !next.has(to)).map(([f]) => f);
+  return { $nin: [to, ...refused] };
+}
+
 /** Checks a status change; setting the current status again is always allowed. */
 export function assertTransition(workflow: StatusWorkflow | undefined, from: string, to: string): void {
   if (!workflow || from === to) return;

@@ -1,0 +1,212 @@
+// npm run bench:writes: the cost of writes, before and after single-update changes, in one run. Starts two services,
+// each with an embedded FerretDB of its own on a fresh data directory: "before" from a tree of an earlier commit
+// (BENCH_BEFORE_DIR, built: its dist/), "after" from this tree's dist/. Then, in BENCH_ROUNDS rounds that alternate
+// which service goes first, runs each scenario for BENCH_SECONDS with 16 connections: createProject,
+// updateProjectStatus and assignTeacher (REST, random seeded projects, no expected_revision), and a project by id
+// (GraphQL) while 4 more connections change statuses. Prints requests/s, p99 and the share of answers that were not
+// successes, per service and scenario (the median over rounds), and the load average. No pass/fail.
+import { spawn, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { z } from "zod";
+import { parseEnv, wholeNumber } from "../src/shared/environment";
+
+const ENV = parseEnv(
+  z.object({
+    BENCH_BEFORE_DIR: z.string().min(1, { error: "BENCH_BEFORE_DIR must name a built tree" }),
+    BENCH_SECONDS: wholeNumber(8, 1, 600),
+    BENCH_ROUNDS: wholeNumber(3, 1, 100),
+  }),
+  process.env,
+);
+const CONNECTIONS = 16;
+const READ_WRITERS = 4;
+const PROJECTS = 200;
+const TEACHERS = 20;
+const STATUSES = ["planned", "active", "review", "done"];
+
+interface Service {
+  name: string;
+  url: string;
+  process: ChildProcess;
+  dataDir: string;
+}
+
+async function startService(name: string, root: string, port: number): Promise<Service> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `bench-writes-${name}-`));
+  const child = spawn(process.execPath, [path.join(root, "dist", "src", "index.js")], {
+    cwd: root,
+    env: {
+      ...process.env,
+      PORT: String(port),
+      DATA_DIR: dataDir,
+      EMBEDDED_DB: "ferretdb",
+      RATE_LIMIT_PER_MINUTE: "0",
+      LOG_LEVEL: "warn",
+      MONGODB_URI: "",
+    },
+    stdio: ["ignore", "inherit", "inherit"],
+  });
+  const url = `http://127.0.0.1:${port}`;
+  const until = Date.now() + 300_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`${name} exited with ${child.exitCode}`);
+    const ready = await fetch(`${url}/readyz`).then(
+      (r) => r.ok,
+      () => false,
+    );
+    if (ready) return { name, url, process: child, dataDir };
+    if (Date.now() > until) throw new Error(`${name} did not become ready`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
+const HEADERS = { "content-type": "application/json", "x-user-role": "admin" };
+
+async function call(url: string, method: string, body?: unknown): Promise<{ ok: boolean; body: unknown }> {
+  const response = await fetch(url, {
+    method,
+    headers: HEADERS,
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const parsed = (await response.json()) as { success?: boolean; data?: unknown; errors?: unknown };
+  return { ok: response.ok && parsed.success !== false && !parsed.errors, body: parsed };
+}
+
+let sequence = 0;
+const projectInput = () => ({
+  project_name: `Bench ${process.pid}-${++sequence}`,
+  project_desc: "A project of the write bench",
+  company_id: 1 + (sequence % 5),
+  project_status: "planned",
+  start_date: "2025-01-01",
+  end_date: "2025-12-31",
+});
+
+async function seed(service: Service): Promise<void> {
+  for (let i = 0; i < TEACHERS; i++) {
+    await call(`${service.url}/graphql`, "POST", {
+      query: "mutation ($n: String!) { createTeacher(input: { teacher_name: $n }) { success } }",
+      variables: { n: `Teacher ${i}` },
+    });
+  }
+  for (let i = 0; i < PROJECTS; i++) await call(`${service.url}/projects`, "POST", projectInput());
+}
+
+const pick = (n: number) => 1 + Math.floor(Math.random() * n);
+
+type Request = (service: Service) => Promise<boolean>;
+
+const SCENARIOS: Record<string, { request: Request; background?: Request }> = {
+  createProject: { request: async (s) => (await call(`${s.url}/projects`, "POST", projectInput())).ok },
+  updateProjectStatus: {
+    request: async (s) =>
+      (
+        await call(`${s.url}/projects/${pick(PROJECTS)}/updateStatus`, "PUT", {
+          project_status: STATUSES[pick(STATUSES.length) - 1],
+        })
+      ).ok,
+  },
+  assignTeacher: {
+    request: async (s) =>
+      (await call(`${s.url}/projects/${pick(PROJECTS)}/teacher`, "PUT", { new_teacher_id: pick(TEACHERS) })).ok,
+  },
+  "project by id (while statuses change)": {
+    request: async (s) =>
+      (
+        await call(`${s.url}/graphql`, "POST", {
+          query: "query ($id: Int!) { project(projectId: $id) { project_id project_name project_status revision } }",
+          variables: { id: pick(PROJECTS) },
+        })
+      ).ok,
+    background: async (s) =>
+      (
+        await call(`${s.url}/projects/${pick(PROJECTS)}/updateStatus`, "PUT", {
+          project_status: STATUSES[pick(STATUSES.length) - 1],
+        })
+      ).ok,
+  },
+};
+
+interface Measure {
+  perSecond: number;
+  p99: number;
+  failed: number;
+}
+
+async function measure(service: Service, scenario: (typeof SCENARIOS)[string]): Promise<Measure> {
+  const latencies: number[] = [];
+  let failed = 0;
+  const end = Date.now() + ENV.BENCH_SECONDS * 1000;
+  const worker = async (request: Request, timed: boolean) => {
+    while (Date.now() < end) {
+      const started = performance.now();
+      const ok = await request(service).catch(() => false);
+      if (!timed) continue;
+      latencies.push(performance.now() - started);
+      if (!ok) failed++;
+    }
+  };
+  await Promise.all([
+    ...Array.from({ length: CONNECTIONS }, () => worker(scenario.request, true)),
+    ...(scenario.background ? Array.from({ length: READ_WRITERS }, () => worker(scenario.background!, false)) : []),
+  ]);
+  latencies.sort((a, b) => a - b);
+  return {
+    perSecond: latencies.length / ENV.BENCH_SECONDS,
+    p99: latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * 0.99))] ?? 0,
+    failed: latencies.length ? failed / latencies.length : 0,
+  };
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+
+async function main(): Promise<void> {
+  const loadBefore = os.loadavg();
+  const services = [
+    await startService("before", path.resolve(ENV.BENCH_BEFORE_DIR), 4610),
+    await startService("after", path.resolve(__dirname, "..", ".."), 4611),
+  ];
+  try {
+    for (const service of services) await seed(service);
+    const results = new Map<string, Measure[]>();
+    for (let round = 0; round < ENV.BENCH_ROUNDS; round++) {
+      const order = round % 2 === 0 ? services : [...services].reverse();
+      for (const [name, scenario] of Object.entries(SCENARIOS)) {
+        for (const service of order) {
+          const key = `${name}\t${service.name}`;
+          const list = results.get(key) ?? [];
+          list.push(await measure(service, scenario));
+          results.set(key, list);
+        }
+      }
+      process.stderr.write(`round ${round + 1} of ${ENV.BENCH_ROUNDS} done\n`);
+    }
+    console.log(`| operation | service | requests/s | p99 ms | not success |`);
+    console.log(`|---|---|---|---|---|`);
+    for (const [key, list] of results) {
+      const [name, service] = key.split("\t");
+      console.log(
+        `| ${name} | ${service} | ${median(list.map((m) => m.perSecond)).toFixed(0)} | ${median(list.map((m) => m.p99)).toFixed(0)} | ${(median(list.map((m) => m.failed)) * 100).toFixed(1)} % |`,
+      );
+    }
+    console.log(
+      `\n${CONNECTIONS} connections, ${ENV.BENCH_SECONDS} s per scenario, ${ENV.BENCH_ROUNDS} rounds (medians), ${PROJECTS} projects; load average ${loadBefore.map((l) => l.toFixed(2)).join(" ")} before, ${os
+        .loadavg()
+        .map((l) => l.toFixed(2))
+        .join(" ")} after; ${os.cpus().length} CPUs`,
+    );
+  } finally {
+    for (const service of services) {
+      service.process.kill("SIGTERM");
+      await new Promise((resolve) => service.process.once("exit", resolve));
+      fs.rmSync(service.dataDir, { recursive: true, force: true });
+    }
+  }
+}
+
+main().catch((err: unknown) => {
+  console.error(err instanceof Error ? err.message : String(err));
+  process.exitCode = 2;
+});

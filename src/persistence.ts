@@ -1,0 +1,58 @@
+// The composition root of persistence: every component's models on one connection, and what runs when a database
+// opens (the change log's one-time migrations). src/db knows no component; it gets them from here.
+import type { Connection } from "mongoose";
+import {
+  createProjectChangeModel,
+  createProjectModel,
+  createProjectRevisionModel,
+  migrateProjectRevisions,
+  ProjectChangeLog,
+  upgradeProjects,
+  type ProjectChangeModel,
+  type ProjectModel,
+  type ProjectRevisionModel,
+} from "./components/projects/persistence";
+import { createStudentModel, type StudentModel } from "./components/students/persistence";
+import { createTeacherModel, type TeacherModel } from "./components/teachers/persistence";
+import {
+  connectDatabase,
+  type Database as DatabaseOf,
+  type DatabaseSchema,
+  type OpenDatabaseOptions,
+} from "./db/database";
+
+export interface AppModels {
+  Project: ProjectModel;
+  /** The change log of projects (project_changes): every revision, at its log position. */
+  ProjectChange: ProjectChangeModel;
+  /** Revisions as versions before the change log stored them (project_revisions): read once, to migrate them. */
+  ProjectRevision: ProjectRevisionModel;
+  Teacher: TeacherModel;
+  Student: StudentModel;
+}
+
+export type Database = DatabaseOf<AppModels>;
+export type Models = Database["models"];
+
+export const APP_SCHEMA: DatabaseSchema<AppModels> = {
+  models: (connection: Connection) => ({
+    Project: createProjectModel(connection),
+    ProjectChange: createProjectChangeModel(connection),
+    ProjectRevision: createProjectRevisionModel(connection),
+    Teacher: createTeacherModel(connection),
+    Student: createStudentModel(connection),
+  }),
+  // project_revisions is only read, once, by the migration: it is not created where it does not exist.
+  readOnly: ["ProjectRevision"],
+  async prepare(db, progress) {
+    // Insert-only and idempotent; markers make later starts skip them (project-changes.migration.ts).
+    const log = new ProjectChangeLog(db.models.ProjectChange, db.models.Project, db.ids);
+    await migrateProjectRevisions(db.connection, db.models, log, progress);
+    await upgradeProjects(db.connection, db.models, log, progress);
+  },
+};
+
+/** Opens the app's database: its models, indexes and migrations. */
+export function openDatabase(uri: string, options: OpenDatabaseOptions = {}): Promise<Database> {
+  return connectDatabase(uri, APP_SCHEMA, options);
+}

@@ -1,0 +1,35 @@
+// When the database is a FerretDB 1.x without the project's atomic writes (here the embedded program with its patch
+// switched off, which answers buildInfo as a stock FerretDB does: ferretdbVersion, no embeddedAtomicWrites), then
+// opening it fails at start with one line saying why; the patched program and MongoDB are accepted.
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { openDatabase } from "../../src/persistence";
+import type { EmbeddedDatabase } from "../../src/db/embedded";
+import { startFerretDb } from "../../src/db/ferretdb";
+
+describe("a FerretDB without atomic conditional writes", () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "stock-ferretdb-"));
+  let stock: EmbeddedDatabase;
+  beforeAll(async () => {
+    stock = await startFerretDb(dir, () => undefined, { atomic: false });
+  }, 300_000);
+  afterAll(async () => {
+    await stock?.stop();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("when the service opens it, then start-up fails with one line naming what it lacks", async () => {
+    const opening = openDatabase(stock.uri, { dbName: "refused" });
+
+    await expect(opening).rejects.toThrow(/^the database is FerretDB \S+ without atomic conditional updates/);
+    const message = await opening.catch((err: Error) => err.message);
+    expect(message).not.toContain("\n");
+  });
+
+  it("when the service opens the run's database (the patched program, or MongoDB), then it is accepted", async () => {
+    const db = await openDatabase(process.env.TEST_MONGODB_URI!, { dbName: `accepted_${process.pid}` });
+    await db.connection.dropDatabase();
+    await db.close();
+  });
+});

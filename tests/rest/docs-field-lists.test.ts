@@ -1,0 +1,65 @@
+// The field lists the documentation writes by hand are checked against the shapes the service checks: the body
+// column of docs/rest.md's route table (each route's body fields, `?` for optional ones) against the routes' body
+// schemas (generated from the services' zod shapes), and the fields the validation rules of docs/contract.md and
+// docs/api.md name against the GraphQL schema's mutation inputs.
+import fs from "node:fs";
+import path from "node:path";
+import { buildSchema, isInputObjectType } from "graphql";
+import { REST_ROUTES } from "../../src/rest/rest.plugin";
+
+const docs = (name: string) => fs.readFileSync(path.join(__dirname, "../../docs", name), "utf8");
+const sdl = buildSchema(fs.readFileSync(path.join(__dirname, "../../schema/schema.graphql"), "utf8"));
+
+/** `{a, b?, c}` as written in a table cell: each field with `?` when optional, in order. */
+function fieldsOf(cell: string): string[] {
+  const braces = /\{([^}]*)\}/.exec(cell);
+  if (!braces) return [];
+  return braces[1]
+    .split(",")
+    .map((f) => f.trim())
+    .filter(Boolean);
+}
+
+/** A body schema's fields as the docs write them: `?` for those not required. */
+function schemaFields(body: { properties?: Record<string, unknown>; required?: readonly string[] }): string[] {
+  const required = new Set(body.required ?? []);
+  return Object.keys(body.properties ?? {}).map((f) => (required.has(f) ? f : `${f}?`));
+}
+
+describe("field lists in the documentation", () => {
+  it("when docs/rest.md lists a route's body, then it names exactly the fields of the route's body schema, optional ones with ?", () => {
+    const rows = new Map<string, string[]>();
+    for (const line of docs("rest.md").split("\n")) {
+      const match = /^\| `(POST|PUT) ([^`]+)` \| `([^`]*)`/.exec(line);
+      if (match) rows.set(`${match[1]} ${match[2]}`, fieldsOf(match[3]));
+    }
+
+    const expected = new Map(
+      REST_ROUTES.map((route) => [
+        `${route.method} ${route.url.replace(/:(\w+)/g, "{$1}")}`,
+        schemaFields(route.body as never),
+      ]),
+    );
+
+    expect(Object.fromEntries(rows)).toEqual(Object.fromEntries(expected));
+  });
+
+  it.each(["contract.md", "api.md"])(
+    "when docs/%s lists the validation rules, then they name every field of the mutations' inputs and no other",
+    (doc) => {
+      const text = docs(doc);
+      // The paragraph (or list) that follows "Validation", whether a heading or the paragraph's first word.
+      const rest = text.slice(text.indexOf("Validation")).replace(/^Validation\n+/, "");
+      const block = rest.slice(0, rest.indexOf("\n\n"));
+      const named = new Set([...block.matchAll(/`([a-z]+(?:_[a-z]+)+|email)`/g)].map((m) => m[1]));
+      const inputs = new Set<string>();
+      for (const type of Object.values(sdl.getTypeMap())) {
+        if (!isInputObjectType(type) || !/^(Create|Update|Assign)\w+Input$/.test(type.name)) continue;
+        for (const name of Object.keys(type.getFields())) inputs.add(name);
+      }
+
+      expect([...inputs].filter((f) => !named.has(f))).toEqual([]);
+      expect([...named].filter((f) => !inputs.has(f))).toEqual([]);
+    },
+  );
+});
