@@ -126,3 +126,19 @@ export function commandTimingPlugin(schema: mongoose.Schema): void {
     throw error;
   });
 }
+
+/**
+ * Runs one operation sent through the driver directly (a model's `collection`, which no Mongoose middleware sees),
+ * timed as `command` like the plugin times Mongoose's own operations.
+ */
+export async function timedCommand<T>(client: object | undefined, command: string, run: () => Promise<T>): Promise<T> {
+  const started = performance.now();
+  try {
+    const result = await run();
+    reportCommandTiming(client, command, "ok", started);
+    return result;
+  } catch (err) {
+    reportCommandTiming(client, command, "error", started);
+    throw err;
+  }
+}

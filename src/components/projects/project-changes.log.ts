@@ -15,6 +15,7 @@
 import type { IdAllocator } from "../../db/id-allocator";
 import { isDuplicateKeyError } from "../../db/id-allocator";
 import { idKey } from "../../db/id-key";
+import { timedCommand } from "../../db/command-timing";
 import {
   isVoid,
   voidKey,
@@ -92,6 +93,11 @@ export class ProjectChangeLog {
     return this.ids.next(SEQUENCE);
   }
 
+  /** An insert sent through the driver (no Mongoose casting), timed for GET /metrics as the models' operations are. */
+  private insert<T>(run: () => Promise<T>): Promise<T> {
+    return timedCommand(this.changes.db.getClient(), "insert", run);
+  }
+
   /** Gives a position up for no change (its writer's update did not match), so readers need not wait for it. */
   async giveUp(seq: number): Promise<void> {
     await this.fillVoid(seq).catch(() => undefined);
@@ -105,7 +111,7 @@ export class ProjectChangeLog {
     let seq = entry.seq;
     for (let attempt = 1; ; attempt++) {
       try {
-        await this.changes.collection.insertOne({ ...entry, seq } as never);
+        await this.insert(() => this.changes.collection.insertOne({ ...entry, seq } as never));
         break;
       } catch (err) {
         if (!isDuplicateKeyError(err)) throw err;
@@ -151,7 +157,7 @@ export class ProjectChangeLog {
         entry.operation = entry.changes.some((c) => c.field === "teacher_id") ? "assignTeacher" : "updateProjectStatus";
       }
       // A duplicate: its writer inserted it meanwhile.
-      await this.changes.collection.insertOne(entry as never).catch(ignoreDuplicate);
+      await this.insert(() => this.changes.collection.insertOne(entry as never)).catch(ignoreDuplicate);
       return;
     }
     await this.fillVoid(seq);
@@ -167,7 +173,9 @@ export class ProjectChangeLog {
     if (changes.length === 0) return 0;
     const first = await this.ids.reserve(SEQUENCE, changes.length);
     const docs = changes.map((change, i) => ({ ...change, seq: first + i }));
-    const failed = await this.changes.collection.insertMany(docs as never[], { ordered: false }).then(
+    const failed = await this.insert(() =>
+      this.changes.collection.insertMany(docs as never[], { ordered: false }),
+    ).then(
       () => [],
       (err: unknown) => {
         if (!isDuplicateKeyError(err)) throw err;
@@ -239,13 +247,15 @@ export class ProjectChangeLog {
   private async fillVoids(seqs: number[]): Promise<void> {
     if (seqs.length === 0) return;
     const voids = seqs.map((seq) => ({ _id: voidKey(seq), seq, void: true }));
-    await this.changes.collection.insertMany(voids as never[], { ordered: false }).catch(ignoreDuplicate);
+    await this.insert(() => this.changes.collection.insertMany(voids as never[], { ordered: false })).catch(
+      ignoreDuplicate,
+    );
   }
 
   /** Claims position `seq` for no change; false when a change (or another reader) took it first. */
   async fillVoid(seq: number): Promise<boolean> {
     try {
-      await this.changes.collection.insertOne({ _id: voidKey(seq), seq, void: true } as never);
+      await this.insert(() => this.changes.collection.insertOne({ _id: voidKey(seq), seq, void: true } as never));
       return true;
     } catch (err) {
       if (isDuplicateKeyError(err)) return false;
