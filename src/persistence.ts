@@ -56,3 +56,11 @@ export const APP_SCHEMA: DatabaseSchema<AppModels> = {
 export function openDatabase(uri: string, options: OpenDatabaseOptions = {}): Promise<Database> {
   return connectDatabase(uri, APP_SCHEMA, options);
 }
+
+/**
+ * Resolves the change log's empty positions on a database no writer uses (a backup's snapshot, a restored backup), so
+ * every project equals its newest revision and no reader waits; returns how many it resolved.
+ */
+export function settleChangeLog(db: Database): Promise<number> {
+  return new ProjectChangeLog(db.models.ProjectChange, db.models.Project, db.ids).settle();
+}

@@ -7,7 +7,8 @@ import { IdAllocator } from "./id-allocator";
 import type { Progress } from "./embedded-server";
 import { commandTimingPlugin, reportCommandTiming } from "./command-timing";
 
-const DEFAULT_DB_NAME = "project_service";
+/** The database the service uses when MONGODB_URI names none (always, on the embedded database). */
+export const DEFAULT_DB_NAME = "project_service";
 
 /** The longest one database operation may take when the caller names no limit (DB_TIMEOUT_MS's default). */
 const DEFAULT_DB_TIMEOUT_MS = 5000;
@@ -31,7 +32,7 @@ export interface Database<M = object> {
 }
 
 /** Database name: the one in the URI path if any, else `fallback`. */
-function dbNameFor(uri: string, fallback = DEFAULT_DB_NAME): string {
+export function dbNameFor(uri: string, fallback = DEFAULT_DB_NAME): string {
   const match = /^mongodb(?:\+srv)?:\/\/[^/]+\/([^?]*)/.exec(uri);
   return match && match[1] ? decodeURIComponent(match[1]) : fallback;
 }

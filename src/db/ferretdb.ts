@@ -289,3 +289,26 @@ export async function explainSqlLog(dataDir: string, sqlLog: string, db?: string
     .filter((line) => line.trim() !== "")
     .map((line) => JSON.parse(line) as ExplainedStatement);
 }
+
+/** The longest a snapshot may take (VACUUM INTO of a million projects' file, about 1 GiB, takes well under this). */
+const SNAPSHOT_TIMEOUT_MS = 30 * 60_000;
+
+/**
+ * A consistent copy of database `db` of the FerretDB files in dataDir, written to `file` (which must not exist), while a
+ * FerretDB may keep serving those files (tools/ferretdb/main.go, `snapshot`). Resolves with the copy's size in bytes.
+ */
+export async function snapshotFerretDb(
+  dataDir: string,
+  db: string,
+  file: string,
+  progress: Progress,
+  signal?: AbortSignal,
+): Promise<number> {
+  const binary = await ensureFerretDbBinary(progress);
+  const stdout = await new Promise<string>((resolve, reject) => {
+    execFile(binary, ["snapshot", dataDir, db, file], { timeout: SNAPSHOT_TIMEOUT_MS, signal }, (err, out, errOut) =>
+      err ? reject(new Error(errOut.trim().split("\n").pop() || err.message)) : resolve(out),
+    );
+  });
+  return Number(stdout.trim());
+}

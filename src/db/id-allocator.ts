@@ -48,6 +48,12 @@ export class IdAllocator {
     }
   }
 
+  /** The last number a sequence handed out (0 when it never did). */
+  async current(sequence: string): Promise<number> {
+    const doc = await this.counters.findOne({ _id: sequence }).lean();
+    return doc?.seq ?? 0;
+  }
+
   /** Raises a sequence to at least `value` (its next number is then above it). */
   async atLeast(sequence: string, value: number): Promise<void> {
     await this.counters

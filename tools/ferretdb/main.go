@@ -4,6 +4,7 @@
 //
 //	ferretdb-embedded <absolute data dir>
 //	ferretdb-embedded explain <data dir> <SQL log> [database]
+//	ferretdb-embedded snapshot <data dir> <database> <file>
 //
 // It listens on 127.0.0.1 with an ephemeral port, prints the MongoDB URI as the first line of stdout,
 // and stops on SIGINT/SIGTERM or when stdin closes, so a parent that dies never leaves it running.
@@ -19,7 +20,12 @@
 //
 // FERRETDB_EMBEDDED_SQL_LOG=<file> appends every SQL statement FerretDB runs to that file, one JSON object a line
 // ({"db": database, "sql": statement}); `explain` prints SQLite's EXPLAIN QUERY PLAN of each distinct statement
-// of such a log, for the tests. (One file on purpose: the Node side rebuilds the binary when any file of
+// of such a log, for the tests.
+//
+// `snapshot` writes a consistent copy of one database's SQLite file (SQLite's VACUUM INTO, in one read transaction:
+// every write committed before it began, none after) to <file>, which must not exist, while a FerretDB on the same
+// data dir keeps serving (WAL lets readers and the writer run side by side). It prints the copy's size in bytes.
+// npm run db:backup starts a second FerretDB on the copy and reads it from there. (One file on purpose: the Node side rebuilds the binary when any file of
 // tools/ferretdb changes.)
 package main
 
@@ -55,8 +61,16 @@ func main() {
 		}
 		return
 	}
+	if len(os.Args) == 5 && os.Args[1] == "snapshot" {
+		size, err := snapshot(os.Args[2], os.Args[3], os.Args[4])
+		if err != nil {
+			fail(err)
+		}
+		fmt.Println(size)
+		return
+	}
 	if len(os.Args) != 2 {
-		fmt.Fprintln(os.Stderr, "usage: ferretdb-embedded <data dir> | ferretdb-embedded explain <data dir> <SQL log> [database]")
+		fmt.Fprintln(os.Stderr, "usage: ferretdb-embedded <data dir> | ferretdb-embedded explain <data dir> <SQL log> [database] | ferretdb-embedded snapshot <data dir> <database> <file>")
 		os.Exit(2)
 	}
 	dir, err := filepath.Abs(os.Args[1])
@@ -195,6 +209,34 @@ func (h *logHandler) WithGroup(name string) slog.Handler {
 	c := *h
 	c.next = h.next.WithGroup(name)
 	return &c
+}
+
+// ---- snapshot: a consistent copy of one database's file.
+
+func snapshot(dir, database, dest string) (int64, error) {
+	path := filepath.Join(dir, database+".sqlite")
+	if _, err := os.Stat(path); err != nil {
+		return 0, fmt.Errorf("no database %q in %s", database, dir)
+	}
+	if _, err := os.Stat(dest); err == nil {
+		return 0, fmt.Errorf("%s exists already", dest)
+	}
+	// Read-write (a read-only connection cannot open a WAL database whose -shm file is missing), but it writes
+	// nothing; busy_timeout waits out a checkpoint holding the lock.
+	db, err := sql.Open("sqlite", "file:"+filepath.ToSlash(path)+"?_pragma=busy_timeout(60000)")
+	if err != nil {
+		return 0, err
+	}
+	defer db.Close()
+	db.SetMaxOpenConns(1)
+	if _, err := db.Exec("VACUUM INTO ?", dest); err != nil {
+		return 0, fmt.Errorf("VACUUM INTO: %w", err)
+	}
+	info, err := os.Stat(dest)
+	if err != nil {
+		return 0, err
+	}
+	return info.Size(), nil
 }
 
 // ---- explain: the query plans of the statements of an SQL log.

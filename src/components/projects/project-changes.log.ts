@@ -56,6 +56,9 @@ const SEQUENCE = "project_changes";
 /** Positions tried for one entry: each failure means a reader resolved the position first (a very slow writer). */
 const MAX_POSITION_ATTEMPTS = 10;
 
+/** A range of positions this narrow is read whole to find its empty positions (settle). */
+const EMPTY_SCAN_WIDTH = 256;
+
 function ignoreDuplicate(err: unknown): void {
   if (!isDuplicateKeyError(err)) throw err;
 }
@@ -161,6 +164,36 @@ export class ProjectChangeLog {
       return;
     }
     await this.fillVoid(seq);
+  }
+
+  /**
+   * Resolves every empty position up to the last one handed out, as readers do one at a time after their wait: on a
+   * database no writer is using (a backup's snapshot, a restored backup), where a writer caught between its update
+   * and its insert will never insert. Then every project equals its newest revision in the log and no reader waits.
+   * Returns how many positions it resolved.
+   */
+  async settle(): Promise<number> {
+    const empty = await this.emptyPositions(0, await this.ids.current(SEQUENCE));
+    for (const seq of empty) await this.resolve(seq);
+    return empty.length;
+  }
+
+  /**
+   * The empty positions in (after, upTo]: `seq` is unique, so a range holds every position exactly when its count is
+   * its width. Halving the ranges that do not finds the few empty ones with a count per step (indexed on `seq`).
+   */
+  private async emptyPositions(after: number, upTo: number): Promise<number[]> {
+    if (upTo <= after) return [];
+    const range = { seq: { $gt: after, $lte: upTo } };
+    if ((await this.changes.countDocuments(range)) === upTo - after) return [];
+    if (upTo - after <= EMPTY_SCAN_WIDTH) {
+      const held = new Set((await this.changes.find(range, { seq: 1 }).lean<{ seq: number }[]>()).map((d) => d.seq));
+      const empty: number[] = [];
+      for (let seq = after + 1; seq <= upTo; seq++) if (!held.has(seq)) empty.push(seq);
+      return empty;
+    }
+    const middle = Math.floor((after + upTo) / 2);
+    return [...(await this.emptyPositions(after, middle)), ...(await this.emptyPositions(middle, upTo))];
   }
 
   /**

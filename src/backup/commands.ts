@@ -1,0 +1,195 @@
+// npm run db:backup and db:restore (scripts/db-backup.ts, db-restore.ts): which database, where its data comes from,
+// and the steps around reading and writing it. docs/database.md ("Backups and restore") is the user's side.
+//
+// The embedded FerretDB is backed up from a snapshot: SQLite's VACUUM INTO copies the database's file in one read
+// transaction while the service keeps writing (tools/ferretdb/main.go, `snapshot`); a second FerretDB serves the
+// copy, whose change log is settled (a writer caught between its update and its log entry: the entry is written from
+// the project, as a reader would), and the copy is read from there. MONGODB_URI is read as it runs (see the docs for
+// what that guarantees). A restore checks every file first, refuses a target that holds data unless told to replace
+// it, writes the collections and their indexes, then opens the database as the service does and settles its log.
+import fs from "node:fs";
+import path from "node:path";
+import type { Config } from "../config";
+import { openConfiguredDatabase, type ConfiguredDatabase } from "../db/configured-database";
+import { DEFAULT_DB_NAME, dbNameFor, type DatabaseSchema } from "../db/database";
+import type { Progress } from "../db/embedded-server";
+import { snapshotFerretDb, startFerretDb } from "../db/ferretdb";
+import { openDatabase, settleChangeLog } from "../persistence";
+import { BackupRefused, BackupStopped, MANIFEST, verifyBackup, type Manifest } from "./backup-format";
+import { dumpDatabase } from "./backup";
+import { refuseUnlessEmpty, restoreCollections } from "./restore";
+
+export { BackupRefused, BackupStopped } from "./backup-format";
+
+type DatabaseConfig = Pick<Config, "mongodbUri" | "embeddedDb" | "dataDir" | "dbTimeoutMs">;
+
+/** No models: the database as it is, for reading and writing whole collections (the counters' model comes along). */
+const RAW: DatabaseSchema<object> = { models: () => ({}) };
+
+/** `<dir>.partial-<pid>`: where a backup is written before it is renamed to <dir>. */
+const PARTIAL = /^(.*)\.partial-(\d+)$/;
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+/** Removes what backups to `dir` that were killed left (their process is gone). */
+function removeAbandoned(dir: string, progress: Progress): void {
+  const parent = path.dirname(dir);
+  if (!fs.existsSync(parent)) return;
+  for (const entry of fs.readdirSync(parent)) {
+    const match = PARTIAL.exec(entry);
+    if (match && match[1] === path.basename(dir) && !isRunning(Number(match[2]))) {
+      progress(`Removing ${path.join(parent, entry)}, left by a backup that did not finish`);
+      fs.rmSync(path.join(parent, entry), { recursive: true, force: true });
+    }
+  }
+}
+
+/** The embedded FerretDB's file of the service's database, when it is there (else undefined). */
+function embeddedFerretDbDir(config: DatabaseConfig): string | undefined {
+  if (config.mongodbUri || config.embeddedDb === "mongod") return undefined;
+  const dir = path.join(config.dataDir, "ferretdb");
+  return fs.existsSync(path.join(dir, `${DEFAULT_DB_NAME}.sqlite`)) ? dir : undefined;
+}
+
+/**
+ * Writes a backup of the configured database into `dir` (which must not exist): into `<dir>.partial-<pid>` first,
+ * renamed to `dir` once complete, so `dir` is either a whole backup or absent. Throws BackupRefused for what the user
+ * can fix (dir exists, nothing to back up); other errors mean it could not run.
+ */
+export async function backupConfiguredDatabase(
+  config: DatabaseConfig,
+  target: string,
+  progress: Progress,
+): Promise<Manifest> {
+  const dir = path.resolve(target);
+  if (fs.existsSync(dir)) throw new BackupRefused(`${dir} exists already: name a directory that does not exist yet`);
+  if (!fs.existsSync(path.dirname(dir))) throw new BackupRefused(`${path.dirname(dir)} does not exist`);
+  removeAbandoned(dir, progress);
+  const partial = `${dir}.partial-${process.pid}`;
+  const removePartial = () => fs.rmSync(partial, { recursive: true, force: true });
+  // Interrupted (Ctrl-C, SIGTERM): the step under way is stopped (the snapshot's copy killed, its FerretDB stopped),
+  // then the partial folder removed as after any failure. A kill -9 leaves the partial folder to the next backup.
+  const abort = new AbortController();
+  let stopServer: (() => Promise<void>) | undefined;
+  const interrupted = (signal: NodeJS.Signals) => {
+    abort.abort(signal);
+    void stopServer?.().catch(() => undefined);
+  };
+  process.once("SIGINT", interrupted);
+  process.once("SIGTERM", interrupted);
+  fs.mkdirSync(partial);
+  try {
+    const started = Date.now();
+    const ferretDbDir = embeddedFerretDbDir(config);
+    const manifest = ferretDbDir
+      ? await backupEmbeddedSnapshot(ferretDbDir, partial, progress, abort.signal, (stop) => (stopServer = stop))
+      : await backupLive(config, partial, progress);
+    fs.writeFileSync(path.join(partial, MANIFEST), `${JSON.stringify(manifest, null, 2)}\n`);
+    fs.renameSync(partial, dir);
+    progress(`Backup of "${manifest.database}" written to ${dir} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    return manifest;
+  } catch (err) {
+    removePartial();
+    if (abort.signal.aborted)
+      throw new BackupStopped(`stopped by ${String(abort.signal.reason)}; nothing was written to ${dir}`);
+    throw err;
+  } finally {
+    process.off("SIGINT", interrupted);
+    process.off("SIGTERM", interrupted);
+  }
+}
+
+async function backupEmbeddedSnapshot(
+  ferretDbDir: string,
+  partial: string,
+  progress: Progress,
+  signal: AbortSignal,
+  onServer: (stop: () => Promise<void>) => void,
+): Promise<Manifest> {
+  const copyDir = path.join(partial, ".snapshot");
+  fs.mkdirSync(copyDir);
+  progress(`Taking a snapshot of the embedded database in ${ferretDbDir}`);
+  const size = await snapshotFerretDb(
+    ferretDbDir,
+    DEFAULT_DB_NAME,
+    path.join(copyDir, `${DEFAULT_DB_NAME}.sqlite`),
+    progress,
+    signal,
+  );
+  signal.throwIfAborted();
+  progress(`Snapshot taken (${(size / 1024 / 1024).toFixed(1)} MiB); reading it`);
+  const server = await startFerretDb(copyDir, progress);
+  onServer(() => server.stop());
+  try {
+    signal.throwIfAborted();
+    const db = await openDatabase(server.uri, { dbName: DEFAULT_DB_NAME, progress });
+    try {
+      const settled = await settleChangeLog(db);
+      if (settled > 0) progress(`Change log: ${settled} position(s) of writes in progress resolved in the snapshot`);
+      return await dumpDatabase(db.connection.db!, partial, progress);
+    } finally {
+      await db.close();
+    }
+  } finally {
+    await server.stop();
+    fs.rmSync(copyDir, { recursive: true, force: true });
+  }
+}
+
+async function backupLive(config: DatabaseConfig, partial: string, progress: Progress): Promise<Manifest> {
+  if (!config.mongodbUri && !fs.existsSync(config.dataDir)) {
+    throw new BackupRefused(`there is no database in ${config.dataDir} to back up`);
+  }
+  const database: ConfiguredDatabase<object> = await openConfiguredDatabase(config, RAW, progress);
+  try {
+    progress(`Reading "${database.db.connection.name}" in ${database.description}`);
+    return await dumpDatabase(database.db.connection.db!, partial, progress);
+  } finally {
+    await database.close();
+  }
+}
+
+/**
+ * Restores the backup in `source` into the configured database. Every file is checked before anything is written;
+ * a target that holds data is refused unless `replace`. Throws BackupRefused for a backup that does not verify or a
+ * target that holds data; other errors mean it could not run.
+ */
+export async function restoreConfiguredDatabase(
+  config: DatabaseConfig,
+  source: string,
+  options: { replace: boolean; progress: Progress },
+): Promise<Manifest> {
+  const { progress } = options;
+  const dir = path.resolve(source);
+  const backup = await verifyBackup(dir, progress);
+  const { manifest } = backup;
+  progress(`${dir}: every file matches ${MANIFEST} (a backup of "${manifest.database}" taken ${manifest.created_at})`);
+  const database = await openConfiguredDatabase(config, RAW, progress);
+  try {
+    const db = database.db.connection.db!;
+    await refuseUnlessEmpty(db, options.replace);
+    progress(`Restoring into "${db.databaseName}" in ${database.description}`);
+    await restoreCollections(db, dir, backup, options);
+    await database.db.close();
+    // Opened as the service opens it (its indexes, its migrations), then the change log settled: a backup read from a
+    // running MongoDB may hold positions whose writers were between their two steps.
+    const uri = config.mongodbUri ?? database.embeddedUri!;
+    const app = await openDatabase(uri, { dbName: config.mongodbUri ? dbNameFor(uri) : DEFAULT_DB_NAME, progress });
+    try {
+      const settled = await settleChangeLog(app);
+      if (settled > 0) progress(`Change log: ${settled} position(s) of writes in progress resolved`);
+    } finally {
+      await app.close();
+    }
+    return manifest;
+  } finally {
+    await database.close();
+  }
+}
