@@ -26,6 +26,14 @@ type DatabaseConfig = Pick<Config, "mongodbUri" | "embeddedDb" | "dataDir" | "db
 /** No models: the database as it is, for reading and writing whole collections (the counters' model comes along). */
 const RAW: DatabaseSchema<object> = { models: () => ({}) };
 
+/**
+ * The longest one reply of the database may take during a backup or restore: reading a batch, writing one, building
+ * an index over a whole collection (minutes at a million documents on the embedded FerretDB). Finding the server
+ * keeps DB_TIMEOUT_MS.
+ */
+const REPLY_TIMEOUT_MS = 30 * 60_000;
+const BULK = { replyTimeoutMs: REPLY_TIMEOUT_MS };
+
 /** `<dir>.partial-<pid>`: where a backup is written before it is renamed to <dir>. */
 const PARTIAL = /^(.*)\.partial-(\d+)$/;
 
@@ -129,7 +137,7 @@ async function backupEmbeddedSnapshot(
   onServer(() => server.stop());
   try {
     signal.throwIfAborted();
-    const db = await openDatabase(server.uri, { dbName: DEFAULT_DB_NAME, progress });
+    const db = await openDatabase(server.uri, { dbName: DEFAULT_DB_NAME, progress, ...BULK });
     try {
       const settled = await settleChangeLog(db);
       if (settled > 0) progress(`Change log: ${settled} position(s) of writes in progress resolved in the snapshot`);
@@ -147,7 +155,7 @@ async function backupLive(config: DatabaseConfig, partial: string, progress: Pro
   if (!config.mongodbUri && !fs.existsSync(config.dataDir)) {
     throw new BackupRefused(`there is no database in ${config.dataDir} to back up`);
   }
-  const database: ConfiguredDatabase<object> = await openConfiguredDatabase(config, RAW, progress);
+  const database: ConfiguredDatabase<object> = await openConfiguredDatabase(config, RAW, progress, BULK);
   try {
     progress(`Reading "${database.db.connection.name}" in ${database.description}`);
     return await dumpDatabase(database.db.connection.db!, partial, progress);
@@ -171,7 +179,7 @@ export async function restoreConfiguredDatabase(
   const backup = await verifyBackup(dir, progress);
   const { manifest } = backup;
   progress(`${dir}: every file matches ${MANIFEST} (a backup of "${manifest.database}" taken ${manifest.created_at})`);
-  const database = await openConfiguredDatabase(config, RAW, progress);
+  const database = await openConfiguredDatabase(config, RAW, progress, BULK);
   try {
     const db = database.db.connection.db!;
     await refuseUnlessEmpty(db, options.replace);
@@ -181,7 +189,11 @@ export async function restoreConfiguredDatabase(
     // Opened as the service opens it (its indexes, its migrations), then the change log settled: a backup read from a
     // running MongoDB may hold positions whose writers were between their two steps.
     const uri = config.mongodbUri ?? database.embeddedUri!;
-    const app = await openDatabase(uri, { dbName: config.mongodbUri ? dbNameFor(uri) : DEFAULT_DB_NAME, progress });
+    const app = await openDatabase(uri, {
+      dbName: config.mongodbUri ? dbNameFor(uri) : DEFAULT_DB_NAME,
+      progress,
+      ...BULK,
+    });
     try {
       const settled = await settleChangeLog(app);
       if (settled > 0) progress(`Change log: ${settled} position(s) of writes in progress resolved`);

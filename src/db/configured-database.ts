@@ -1,7 +1,7 @@
 // The database the configuration names: MONGODB_URI when set, else the embedded one (EMBEDDED_DB, DATA_DIR).
 // Shared by the service (src/main.ts) and the scripts, so `npm run seed` writes where `npm start` reads.
 import type { Config } from "../config";
-import { connectDatabase, type Database, type DatabaseSchema } from "./database";
+import { connectDatabase, type Database, type DatabaseSchema, type OpenDatabaseOptions } from "./database";
 import type { EmbeddedDatabase, Progress } from "./embedded-server";
 
 /**
@@ -26,6 +26,7 @@ export async function openConfiguredDatabase<M extends object>(
   config: Pick<Config, "mongodbUri" | "embeddedDb" | "dataDir" | "dbTimeoutMs">,
   schema: DatabaseSchema<M>,
   progress: Progress,
+  options: Pick<OpenDatabaseOptions, "replyTimeoutMs"> = {},
 ): Promise<ConfiguredDatabase<M>> {
   let embedded: EmbeddedDatabase | undefined;
   try {
@@ -39,6 +40,7 @@ export async function openConfiguredDatabase<M extends object>(
     const db = await connectDatabase(config.mongodbUri ?? embedded!.uri, schema, {
       timeoutMs: config.dbTimeoutMs,
       progress,
+      ...options,
       ...(embedded?.kind === "ferretdb" ? { maxPoolSize: EMBEDDED_FERRETDB_POOL_SIZE } : {}),
     });
     return {

@@ -50,6 +50,11 @@ export interface OpenDatabaseOptions {
    * the server's reply); default 5000 (DB_TIMEOUT_MS).
    */
   timeoutMs?: number;
+  /**
+   * The longest the server's reply to one operation may take, when it must differ from timeoutMs: the bulk tools
+   * (db:backup, db:restore) allow minutes for an index build over a whole collection, and keep timeoutMs for the rest.
+   */
+  replyTimeoutMs?: number;
   /** The driver's connection pool size; unset keeps the driver's default (or the URI's maxPoolSize). */
   maxPoolSize?: number;
   /** Told how a long step of opening goes (the one-time copy of project_revisions into the change log). */
@@ -77,7 +82,7 @@ export async function connectDatabase<M extends object>(
     serverSelectionTimeoutMS: timeoutMs,
     waitQueueTimeoutMS: timeoutMs,
     connectTimeoutMS: timeoutMs,
-    socketTimeoutMS: timeoutMs,
+    socketTimeoutMS: options.replyTimeoutMs ?? timeoutMs,
     // A read that timed out would be tried once more, doubling the wait past DB_TIMEOUT_MS; the request fails
     // instead and the client may retry it.
     retryReads: false,

@@ -9,14 +9,14 @@ import { revisionKey } from "../../src/components/projects/persistence";
 import { DEFAULT_DB_NAME } from "../../src/db/database";
 import type { EmbeddedDatabase } from "../../src/db/embedded-server";
 import { startFerretDb } from "../../src/db/ferretdb";
-import { openDatabase, type Database } from "../../src/persistence";
+import { openDatabase, settleChangeLog, type Database } from "../../src/persistence";
 import { createServices, type Services } from "../../src/services";
 import { ProjectChangesDocument } from "../generated/graphql";
 import { startTestApp } from "../helpers/app";
 import { dropTestDatabase, openTestDatabase } from "../helpers/database";
 import { silentLogger } from "../helpers/fixtures";
 import { liveClient, subscribe } from "../helpers/live";
-import { runScript, startScript, tempDir, uriOf } from "./support";
+import { ANSWERS, runScript, startScript, tempDir, uriOf } from "./support";
 
 interface Acknowledged {
   project_id: number;
@@ -195,6 +195,36 @@ describe("npm run db:backup on the embedded FerretDB, while the service writes",
     } finally {
       await live.dispose();
       await app.app.close();
+    }
+  });
+
+  it("restored into another embedded FerretDB, a backup taken at rest answers as the original", async () => {
+    // At rest: no writer between its steps (the first test's caught writer is resolved, as a reader of the log would).
+    await settleChangeLog(source);
+    const backup = path.join(work, "at-rest");
+    expect(await runScript("db-backup", [backup], embedded())).toMatchObject({ code: 0 });
+    const restoredDir = path.join(work, "restored");
+    const restore = await runScript("db-restore", [backup], { DATA_DIR: restoredDir, EMBEDDED_DB: "ferretdb" });
+    expect(restore).toMatchObject({ code: 0 });
+
+    const other = await startFerretDb(path.join(restoredDir, "ferretdb"), () => {});
+    const copy = await openDatabase(other.uri, { dbName: DEFAULT_DB_NAME });
+    const before = await startTestApp({ db: source });
+    const after = await startTestApp({ db: copy });
+    try {
+      const asked = { body: { query: ANSWERS }, headers: { "x-user-role": "admin" } };
+      const original = await before.http("POST", "/graphql", asked);
+      expect(original.status).toBe(200);
+      expect((original.body as { errors?: unknown }).errors).toBeUndefined();
+      expect(
+        (original.body as unknown as { data: { projects: { total: number } } }).data.projects.total,
+      ).toBeGreaterThan(20);
+      expect(await after.http("POST", "/graphql", asked)).toEqual(original);
+    } finally {
+      await before.app.close();
+      await after.app.close();
+      await copy.close();
+      await other.stop();
     }
   });
 

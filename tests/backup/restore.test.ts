@@ -9,17 +9,7 @@ import { createServices } from "../../src/services";
 import { startTestApp } from "../helpers/app";
 import { dropTestDatabase, openTestDatabase } from "../helpers/database";
 import { ADMIN, silentLogger } from "../helpers/fixtures";
-import { contentsOf, indexesOf, runScript, tempDir, uriOf } from "./support";
-
-const ANSWERS = `{
-  projects(limit: 12) { total items {
-    id project_id project_name project_desc project_status company_id start_date end_date revision created_at updated_at
-    teacher { teacher_id teacher_name }
-    history(limit: 3) { total items { revision operation actor_role at changes { field from to } } }
-  } }
-  teachers(limit: 3) { total items { teacher_id teacher_name } }
-  students(limit: 5) { total items { student_id student_name email class_code } }
-}`;
+import { ANSWERS, contentsOf, indexesOf, runScript, tempDir, uriOf } from "./support";
 
 describe("npm run db:backup and db:restore (MONGODB_URI)", () => {
   let source: Database;

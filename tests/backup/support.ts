@@ -9,6 +9,17 @@ import { testMongoUri } from "../helpers/database";
 
 export const REPO = path.resolve(__dirname, "../..");
 
+/** What the service answers about everything a small database holds (compared before and after a restore). */
+export const ANSWERS = `{
+  projects(limit: 12) { total items {
+    id project_id project_name project_desc project_status company_id start_date end_date revision created_at updated_at
+    teacher { teacher_id teacher_name }
+    history(limit: 3) { total items { revision operation actor_role at changes { field from to } } }
+  } }
+  teachers(limit: 3) { total items { teacher_id teacher_name } }
+  students(limit: 5) { total items { student_id student_name email class_code } }
+}`;
+
 export interface ScriptRun {
   code: number | null;
   stderr: string;
