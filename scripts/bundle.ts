@@ -31,7 +31,12 @@ const BUNDLE_EXTERNALS = [
   "diff",
   // The Redis client: loaded only with REDIS_URL (src/redis/index.ts).
   "ioredis",
-  "@opentelemetry/*",
+  // Tracing's SDK (src/tracing.ts, loaded only when tracing is on). Not @opentelemetry/api: prom-client loads it at
+  // start, and from node_modules that cost 8 ms of each start (its copies find each other through a global symbol).
+  "@opentelemetry/sdk-*",
+  "@opentelemetry/resources",
+  "@opentelemetry/instrumentation*",
+  "@opentelemetry/exporter-*",
   "@fastify/otel",
   // Optional peers and native add-ons of the driver, ws and type-graphql, absent unless a deployment adds them.
   "kerberos",
@@ -63,11 +68,26 @@ export async function buildBundle(distSrc: string): Promise<string> {
     // Needed for correctness, not only for stack traces: esbuild renames a class whose name another module also
     // uses (Project2), and type-graphql names GraphQL types after their classes.
     keepNames: true,
+    // No comments or indentation: a third less text for each start to read (and a start's wall time 8 % shorter).
+    minifyWhitespace: true,
   }).finally(() => stop());
+  // ASCII only, so each start reads the text as one byte per character (Latin-1) instead of decoding UTF-8 into a
+  // string of two bytes per character: esbuild escapes strings and identifiers, not regular expression literals or
+  // the comments it keeps; \uXXXX means the same character in each of those.
+  const text = result.outputFiles[0].text.replace(/[^\p{ASCII}]/gu, (unit, at: number, whole: string) => {
+    // After a backslash an escape would change the meaning (a backslash and é, against a backslash and \u00e9):
+    // refuse rather than guess.
+    if (whole[at - 1] === "\\")
+      throw new Error(`cannot write the bundle as ASCII: a backslash before ${unit} at ${at}`);
+    // Each UTF-16 unit of the character (a character beyond U+FFFF is two).
+    return Array.from({ length: unit.length }, (_, i) => `\\u${unit.charCodeAt(i).toString(16).padStart(4, "0")}`).join(
+      "",
+    );
+  });
   // Through a temporary file: a service starting meanwhile (another `npm start`) reads the old bundle or the new
   // one, never half of one; the new manifest follows, so until then the new bundle counts as stale.
   const temporary = `${bundle}.${process.pid}.tmp`;
-  fs.writeFileSync(temporary, result.outputFiles[0].contents);
+  fs.writeFileSync(temporary, text, "latin1");
   fs.renameSync(temporary, bundle);
   const inputs = Object.keys(result.metafile.inputs).filter((input) => !input.includes("node_modules"));
   writeManifest(bundle, [...inputs, path.join(REPO_ROOT, "package-lock.json")]);
