@@ -33,6 +33,7 @@ const RAW: DatabaseSchema<object> = { models: () => ({}) };
  */
 const REPLY_TIMEOUT_MS = 30 * 60_000;
 const BULK = { replyTimeoutMs: REPLY_TIMEOUT_MS };
+const PROGRESS_EVERY_MS = 5_000;
 
 /** `<dir>.partial-<pid>`: where a backup is written before it is renamed to <dir>. */
 const PARTIAL = /^(.*)\.partial-(\d+)$/;
@@ -123,16 +124,20 @@ async function backupEmbeddedSnapshot(
 ): Promise<Manifest> {
   const copyDir = path.join(partial, ".snapshot");
   fs.mkdirSync(copyDir);
-  progress(`Taking a snapshot of the embedded database in ${ferretDbDir}`);
-  const size = await snapshotFerretDb(
-    ferretDbDir,
-    DEFAULT_DB_NAME,
-    path.join(copyDir, `${DEFAULT_DB_NAME}.sqlite`),
-    progress,
-    signal,
+  const copy = path.join(copyDir, `${DEFAULT_DB_NAME}.sqlite`);
+  const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
+  const source = fs.statSync(path.join(ferretDbDir, `${DEFAULT_DB_NAME}.sqlite`)).size;
+  progress(`Taking a snapshot of the embedded database in ${ferretDbDir} (${mib(source)})`);
+  // The copy grows as SQLite writes it: its size is the progress of a long snapshot (a million projects: 3.2 GiB).
+  const ticker = setInterval(() => {
+    const written = fs.statSync(copy, { throwIfNoEntry: false })?.size ?? 0;
+    progress(`Snapshot: ${mib(written)} of about ${mib(source)} copied`);
+  }, PROGRESS_EVERY_MS);
+  const size = await snapshotFerretDb(ferretDbDir, DEFAULT_DB_NAME, copy, progress, signal).finally(() =>
+    clearInterval(ticker),
   );
   signal.throwIfAborted();
-  progress(`Snapshot taken (${(size / 1024 / 1024).toFixed(1)} MiB); reading it`);
+  progress(`Snapshot taken (${mib(size)}); reading it`);
   const server = await startFerretDb(copyDir, progress);
   onServer(() => server.stop());
   try {
