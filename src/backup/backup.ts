@@ -27,8 +27,16 @@ function readingOrder(names: string[]): string[] {
   return [...names].sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
 }
 
-/** Writes every collection of `db` into dir/<database>/ and returns the manifest describing what it wrote. */
-export async function dumpDatabase(db: mongo.Db, dir: string, progress: (message: string) => void): Promise<Manifest> {
+/**
+ * Writes every collection of `db` into dir/<database>/ and returns the manifest describing what it wrote; stops with
+ * the signal's reason when it is aborted.
+ */
+export async function dumpDatabase(
+  db: mongo.Db,
+  dir: string,
+  progress: (message: string) => void,
+  signal?: AbortSignal,
+): Promise<Manifest> {
   const database = db.databaseName;
   fs.mkdirSync(`${dir}/${database}`, { recursive: true });
   const names = (await db.listCollections({}, { nameOnly: true }).toArray())
@@ -45,6 +53,7 @@ export async function dumpDatabase(db: mongo.Db, dir: string, progress: (message
     const cursor = collection.find({}, { raw: true, batchSize: BATCH });
     try {
       for await (const document of cursor as unknown as AsyncIterable<Buffer>) {
+        if (count % BATCH === 0) signal?.throwIfAborted();
         hash.update(document);
         if (!out.write(document)) await once(out, "drain");
         count++;

@@ -60,6 +60,26 @@ function removeAbandoned(dir: string, progress: Progress): void {
   }
 }
 
+/** Flushes a file's (or a folder's) data to the disk. */
+function syncFile(file: string): void {
+  const fd = fs.openSync(file, "r");
+  try {
+    fs.fsyncSync(fd);
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/** Flushes every file under dir, and the folders themselves, to the disk. */
+function syncTree(dir: string): void {
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    const file = path.join(dir, entry.name);
+    if (entry.isDirectory()) syncTree(file);
+    else syncFile(file);
+  }
+  syncFile(dir);
+}
+
 /** The embedded FerretDB's file of the service's database, when it is there (else undefined). */
 function embeddedFerretDbDir(config: DatabaseConfig): string | undefined {
   if (config.mongodbUri || config.embeddedDb === "mongod") return undefined;
@@ -99,9 +119,13 @@ export async function backupConfiguredDatabase(
     const ferretDbDir = embeddedFerretDbDir(config);
     const manifest = ferretDbDir
       ? await backupEmbeddedSnapshot(ferretDbDir, partial, progress, abort.signal, (stop) => (stopServer = stop))
-      : await backupLive(config, partial, progress);
+      : await backupLive(config, partial, progress, abort.signal);
     fs.writeFileSync(path.join(partial, MANIFEST), `${JSON.stringify(manifest, null, 2)}\n`);
+    // On the disk before the name says the backup is complete: a power cut after it cannot leave a named half.
+    syncTree(partial);
+    abort.signal.throwIfAborted();
     fs.renameSync(partial, dir);
+    syncFile(path.dirname(dir));
     progress(`Backup of "${manifest.database}" written to ${dir} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
     return manifest;
   } catch (err) {
@@ -146,7 +170,7 @@ async function backupEmbeddedSnapshot(
     try {
       const settled = await settleChangeLog(db);
       if (settled > 0) progress(`Change log: ${settled} position(s) of writes in progress resolved in the snapshot`);
-      return await dumpDatabase(db.connection.db!, partial, progress);
+      return await dumpDatabase(db.connection.db!, partial, progress, signal);
     } finally {
       await db.close();
     }
@@ -156,14 +180,19 @@ async function backupEmbeddedSnapshot(
   }
 }
 
-async function backupLive(config: DatabaseConfig, partial: string, progress: Progress): Promise<Manifest> {
+async function backupLive(
+  config: DatabaseConfig,
+  partial: string,
+  progress: Progress,
+  signal: AbortSignal,
+): Promise<Manifest> {
   if (!config.mongodbUri && !fs.existsSync(config.dataDir)) {
     throw new BackupRefused(`there is no database in ${config.dataDir} to back up`);
   }
   const database: ConfiguredDatabase<object> = await openConfiguredDatabase(config, RAW, progress, BULK);
   try {
     progress(`Reading "${database.db.connection.name}" in ${database.description}`);
-    return await dumpDatabase(database.db.connection.db!, partial, progress);
+    return await dumpDatabase(database.db.connection.db!, partial, progress, signal);
   } finally {
     await database.close();
   }
