@@ -64,3 +64,11 @@ export function openDatabase(uri: string, options: OpenDatabaseOptions = {}): Pr
 export function settleChangeLog(db: Database): Promise<number> {
   return new ProjectChangeLog(db.models.ProjectChange, db.models.Project, db.ids).settle();
 }
+
+/**
+ * Brings the projects up to the change log on a database no writer uses, copied while it was being written (a backup
+ * read from MONGODB_URI reads the projects before the log); returns how many projects it wrote.
+ */
+export function catchUpProjects(db: Database): Promise<number> {
+  return new ProjectChangeLog(db.models.ProjectChange, db.models.Project, db.ids).catchUpProjects();
+}

@@ -6,7 +6,9 @@
 // copy, whose change log is settled (a writer caught between its update and its log entry: the entry is written from
 // the project, as a reader would), and the copy is read from there. MONGODB_URI is read as it runs (see the docs for
 // what that guarantees). A restore checks every file first, refuses a target that holds data unless told to replace
-// it, writes the collections and their indexes, then opens the database as the service does and settles its log.
+// it, writes the collections and their indexes, then opens the database as the service does, settles its log and
+// brings every project up to its newest revision there (a backup read while writes went on can hold a change in the
+// log that it read after the project).
 import fs from "node:fs";
 import path from "node:path";
 import type { Config } from "../config";
@@ -14,7 +16,7 @@ import { openConfiguredDatabase, type ConfiguredDatabase } from "../db/configure
 import { DEFAULT_DB_NAME, dbNameFor, type DatabaseSchema } from "../db/database";
 import type { Progress } from "../db/embedded-server";
 import { snapshotFerretDb, startFerretDb } from "../db/ferretdb";
-import { openDatabase, settleChangeLog } from "../persistence";
+import { catchUpProjects, openDatabase, settleChangeLog } from "../persistence";
 import { BackupRefused, BackupStopped, MANIFEST, verifyBackup, type Manifest } from "./backup-format";
 import { dumpDatabase } from "./backup";
 import { refuseUnlessEmpty, restoreCollections } from "./restore";
@@ -231,6 +233,8 @@ export async function restoreConfiguredDatabase(
     try {
       const settled = await settleChangeLog(app);
       if (settled > 0) progress(`Change log: ${settled} position(s) of writes in progress resolved`);
+      const caughtUp = await catchUpProjects(app);
+      if (caughtUp > 0) progress(`Projects: ${caughtUp} brought up to their newest revision in the change log`);
     } finally {
       await app.close();
     }

@@ -196,6 +196,83 @@ describe("npm run db:backup and db:restore (MONGODB_URI)", () => {
     expect(await db.connection.db!.listCollections().toArray()).toEqual([]);
   });
 
+  it("restores a backup whose projects were read before changes in its log: every project at its newest revision", async () => {
+    // What db:backup through MONGODB_URI reads while writes go on: the projects first, the log later. Made here
+    // exactly: a backup's projects from before some changes, with the log and counters of a backup after them.
+    const db = await openTestDatabase(`${source.connection.name}_moving`);
+    targets.push(db);
+    const services = createServices(db, undefined, silentLogger);
+    const teacher = await services.teachers.create({ teacher_name: "Moving" });
+    const before: number[] = [];
+    for (let i = 1; i <= 5; i++) {
+      const project = await services.projects.create({
+        project_name: `Moving ${i}`,
+        project_desc: "Changed while backed up",
+        company_id: 9,
+        project_status: "proposed",
+        start_date: "2026-01-01",
+        end_date: "2026-06-30",
+      });
+      before.push(project.project_id);
+    }
+    const early = path.join(work, "moving-early");
+    expect(await runScript("db-backup", [early], { MONGODB_URI: uriOf(db.connection.name) })).toMatchObject({
+      code: 0,
+    });
+    await services.projects.updateStatus(before[0], { project_status: "in_progress" });
+    await services.projects.updateStatus(before[0], { project_status: "review" });
+    await services.projects.assignTeacher(before[1], { new_teacher_id: teacher.teacher_id });
+    const created = await services.projects.create({
+      project_name: "Created meanwhile",
+      project_desc: "Only in the log of the backup",
+      company_id: 9,
+      project_status: "proposed",
+      start_date: "2026-01-01",
+      end_date: "2026-06-30",
+    });
+    const late = path.join(work, "moving-late");
+    expect(await runScript("db-backup", [late], { MONGODB_URI: uriOf(db.connection.name) })).toMatchObject({ code: 0 });
+    const name = db.connection.name;
+    fs.copyFileSync(path.join(early, name, "projects.bson"), path.join(late, name, "projects.bson"));
+    const manifestFile = path.join(late, "manifest.json");
+    const manifest = JSON.parse(fs.readFileSync(manifestFile, "utf8"));
+    manifest.collections.projects = JSON.parse(
+      fs.readFileSync(path.join(early, "manifest.json"), "utf8"),
+    ).collections.projects;
+    fs.writeFileSync(manifestFile, JSON.stringify(manifest));
+
+    const restored = await target();
+    const run = await runScript("db-restore", [late], { MONGODB_URI: uriOf(restored.connection.name) });
+    expect(run).toMatchObject({ code: 0 });
+    expect(run.lines).toContainEqual("Projects: 3 brought up to their newest revision in the change log");
+    const projects = (db: Database) => db.connection.db!.collection("projects").find().sort({ _id: 1 }).toArray();
+    const now = await projects(db);
+    expect(now.map((p) => p.project_id)).toContain(created.project_id);
+    expect(
+      (await projects(restored)).map(({ _id, change_seq, revision, project_status, teacher_id, project_name }) => ({
+        _id,
+        change_seq,
+        revision,
+        project_status,
+        teacher_id,
+        project_name,
+      })),
+    ).toEqual(
+      now.map(({ _id, change_seq, revision, project_status, teacher_id, project_name }) => ({
+        _id,
+        change_seq,
+        revision,
+        project_status,
+        teacher_id,
+        project_name,
+      })),
+    );
+    expect(await contentsOf(restored.connection.db!)).toEqual(await contentsOf(db.connection.db!));
+    expect(await runScript("db-check", [], { MONGODB_URI: uriOf(restored.connection.name) })).toMatchObject({
+      code: 0,
+    });
+  });
+
   it("refuses to write a backup into a directory that exists", async () => {
     const run = await runScript("db-backup", [backup], { MONGODB_URI: uriOf(source.connection.name) });
     expect(run.code).toBe(1);

@@ -16,6 +16,8 @@ import type { IdAllocator } from "../../db/id-allocator";
 import { isDuplicateKeyError } from "../../db/id-allocator";
 import { idKey } from "../../db/id-key";
 import { timedCommand } from "../../db/command-timing";
+import { missingNumbers } from "../../db/missing-numbers";
+import { nameKey } from "../../shared/validation";
 import {
   isVoid,
   voidKey,
@@ -56,8 +58,8 @@ const SEQUENCE = "project_changes";
 /** Positions tried for one entry: each failure means a reader resolved the position first (a very slow writer). */
 const MAX_POSITION_ATTEMPTS = 10;
 
-/** A range of positions this narrow is read whole to find its empty positions (settle). */
-const EMPTY_SCAN_WIDTH = 256;
+/** Projects read, and revisions looked up, in one query when the projects catch up with the log. */
+const CATCH_UP_PAGE = 500;
 
 function ignoreDuplicate(err: unknown): void {
   if (!isDuplicateKeyError(err)) throw err;
@@ -178,22 +180,91 @@ export class ProjectChangeLog {
     return empty.length;
   }
 
+  /** The empty positions in (after, upTo] (db/missing-numbers.ts: a few indexed counts on `seq`). */
+  private emptyPositions(after: number, upTo: number): Promise<number[]> {
+    return missingNumbers(
+      {
+        count: (from, to) => this.changes.countDocuments({ seq: { $gt: from, $lte: to } }),
+        values: async (from, to) =>
+          (await this.changes.find({ seq: { $gt: from, $lte: to } }, { seq: 1 }).lean<{ seq: number }[]>()).map(
+            (d) => d.seq,
+          ),
+      },
+      after,
+      upTo,
+    );
+  }
+
   /**
-   * The empty positions in (after, upTo]: `seq` is unique, so a range holds every position exactly when its count is
-   * its width. Halving the ranges that do not finds the few empty ones with a count per step (indexed on `seq`).
+   * Brings the projects up to the log, on a copy read while it was being written (db:backup through MONGODB_URI reads
+   * the projects before the log): a change made meanwhile can be in the log and not in its project, and a project
+   * created meanwhile only in the log. A project whose next revision is in the log gets the state its newest entry
+   * holds (entries hold the whole project); an id the counter handed out that no project holds, whose creation is in
+   * the log, is written from its newest entry. Reads the projects in pages by project_id with one `$in` of their next
+   * revisions each, and finds the absent ids by counting. Returns how many projects it wrote.
    */
-  private async emptyPositions(after: number, upTo: number): Promise<number[]> {
-    if (upTo <= after) return [];
-    const range = { seq: { $gt: after, $lte: upTo } };
-    if ((await this.changes.countDocuments(range)) === upTo - after) return [];
-    if (upTo - after <= EMPTY_SCAN_WIDTH) {
-      const held = new Set((await this.changes.find(range, { seq: 1 }).lean<{ seq: number }[]>()).map((d) => d.seq));
-      const empty: number[] = [];
-      for (let seq = after + 1; seq <= upTo; seq++) if (!held.has(seq)) empty.push(seq);
-      return empty;
+  async catchUpProjects(): Promise<number> {
+    let written = 0;
+    for (let last = 0; ;) {
+      const page = await this.projects
+        .find({ project_id: { $gt: last } }, { project_id: 1, revision: 1 })
+        .sort({ project_id: 1 })
+        .limit(CATCH_UP_PAGE)
+        .lean<{ project_id: number; revision: number }[]>();
+      if (page.length === 0) break;
+      last = page[page.length - 1].project_id;
+      const ahead = await this.changes
+        .find(
+          { _id: { $in: page.map((p) => revisionKey(p.project_id, p.revision + 1)) } },
+          { project_id: 1, revision: 1 },
+        )
+        .lean<{ project_id: number; revision: number }[]>();
+      for (const { project_id, revision } of ahead) {
+        await this.writeProjectFromLog(project_id, revision);
+        written++;
+      }
     }
-    const middle = Math.floor((after + upTo) / 2);
-    return [...(await this.emptyPositions(after, middle)), ...(await this.emptyPositions(middle, upTo))];
+    const absent = await missingNumbers(
+      {
+        count: (from, to) => this.projects.countDocuments({ project_id: { $gt: from, $lte: to } }),
+        values: async (from, to) =>
+          (
+            await this.projects
+              .find({ project_id: { $gt: from, $lte: to } }, { project_id: 1 })
+              .lean<{ project_id: number }[]>()
+          ).map((p) => p.project_id),
+      },
+      0,
+      await this.ids.current("projects"),
+    );
+    for (let i = 0; i < absent.length; i += CATCH_UP_PAGE) {
+      const ids = absent.slice(i, i + CATCH_UP_PAGE);
+      const created = await this.changes
+        .find({ _id: { $in: ids.map((id) => revisionKey(id, 1)) } }, { project_id: 1 })
+        .lean<{ project_id: number }[]>();
+      for (const { project_id } of created) {
+        await this.writeProjectFromLog(project_id, 1);
+        written++;
+      }
+    }
+    return written;
+  }
+
+  /** Writes project `projectId` as its newest entry in the log holds it (revision `from` or later is there). */
+  private async writeProjectFromLog(projectId: number, from: number): Promise<void> {
+    let newest: ProjectChangeDoc | undefined;
+    for (let first = from; ; first += CATCH_UP_PAGE) {
+      const found = await this.revisions(projectId, first, first + CATCH_UP_PAGE - 1);
+      const present = found.filter((doc): doc is ProjectChangeDoc => doc !== null);
+      if (present.length > 0) newest = present[present.length - 1];
+      if (found[found.length - 1] === null) break;
+    }
+    if (!newest) return;
+    const state = newest.project;
+    const doc = { _id: idKey(projectId), ...state, name_key: nameKey(state.project_name), change_seq: newest.seq };
+    await timedCommand(this.projects.db.getClient(), "update", () =>
+      this.projects.collection.replaceOne({ _id: idKey(projectId) } as never, doc as never, { upsert: true }),
+    );
   }
 
   /**
