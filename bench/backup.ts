@@ -13,6 +13,7 @@ import { startFerretDb } from "../src/db/ferretdb";
 import { openDatabase } from "../src/persistence";
 import { parseEnv, wholeNumber } from "../src/shared/environment";
 import { seedProjects } from "./bench-database";
+import { startServiceProcess } from "./service-process";
 
 const ENV = parseEnv(
   z.object({
@@ -45,31 +46,7 @@ function script(
 }
 
 async function startService(dataDir: string): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [path.join(ROOT, "dist", "src", "index.js")], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      PORT: String(PORT),
-      DATA_DIR: dataDir,
-      EMBEDDED_DB: "ferretdb",
-      RATE_LIMIT_PER_MINUTE: "0",
-      LOG_LEVEL: "warn",
-      MONGODB_URI: "",
-    },
-    stdio: ["ignore", "inherit", "inherit"],
-  });
-  const until = Date.now() + 600_000;
-  while (
-    !(await fetch(`${URL_BASE}/readyz`).then(
-      (r) => r.ok,
-      () => false,
-    ))
-  ) {
-    if (child.exitCode !== null) throw new Error(`the service exited with ${child.exitCode}`);
-    if (Date.now() > until) throw new Error("the service did not become ready");
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-  return child;
+  return (await startServiceProcess("the service", ROOT, PORT, dataDir, 600_000)).process;
 }
 
 interface Load {

@@ -5,12 +5,13 @@
 // updateProjectStatus and assignTeacher (REST, random seeded projects, no expected_revision), and a project by id
 // (GraphQL) while 4 more connections change statuses. Prints requests/s, p99 and the share of answers that were not
 // successes, per service and scenario (the median over rounds), and the load average. No pass/fail.
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { z } from "zod";
 import { parseEnv, wholeNumber } from "../src/shared/environment";
+import { startServiceProcess } from "./service-process";
 
 const ENV = parseEnv(
   z.object({
@@ -35,31 +36,7 @@ interface Service {
 
 async function startService(name: string, root: string, port: number): Promise<Service> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `bench-writes-${name}-`));
-  const child = spawn(process.execPath, [path.join(root, "dist", "src", "index.js")], {
-    cwd: root,
-    env: {
-      ...process.env,
-      PORT: String(port),
-      DATA_DIR: dataDir,
-      EMBEDDED_DB: "ferretdb",
-      RATE_LIMIT_PER_MINUTE: "0",
-      LOG_LEVEL: "warn",
-      MONGODB_URI: "",
-    },
-    stdio: ["ignore", "inherit", "inherit"],
-  });
-  const url = `http://127.0.0.1:${port}`;
-  const until = Date.now() + 300_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`${name} exited with ${child.exitCode}`);
-    const ready = await fetch(`${url}/readyz`).then(
-      (r) => r.ok,
-      () => false,
-    );
-    if (ready) return { name, url, process: child, dataDir };
-    if (Date.now() > until) throw new Error(`${name} did not become ready`);
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
+  return { name, dataDir, ...(await startServiceProcess(name, root, port, dataDir)) };
 }
 
 const HEADERS = { "content-type": "application/json", "x-user-role": "admin" };
