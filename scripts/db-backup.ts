@@ -4,7 +4,7 @@
 import "reflect-metadata";
 import { parseStatusWorkflow } from "../src/components/projects";
 import { loadConfigOrExit } from "../src/config";
-import { BackupRefused, BackupStopped, backupConfiguredDatabase } from "../src/backup/commands";
+import { backupConfiguredDatabase, scriptFailure } from "../src/backup/commands";
 
 async function main(): Promise<void> {
   const note = (message: string) => process.stderr.write(`${message}\n`);
@@ -19,10 +19,9 @@ async function main(): Promise<void> {
     await backupConfiguredDatabase(config, args[0], note);
     process.exitCode = 0;
   } catch (err) {
-    const refused = err instanceof BackupRefused || err instanceof BackupStopped;
-    const outcome = err instanceof BackupStopped ? "" : refused ? " refused" : " failed";
-    note(`db:backup${outcome}: ${(err as Error).message}`);
-    process.exitCode = refused ? 1 : 2;
+    const { line, exitCode } = scriptFailure("db:backup", err);
+    note(line);
+    process.exitCode = exitCode;
   }
 }
 

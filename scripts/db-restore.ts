@@ -5,7 +5,7 @@
 import "reflect-metadata";
 import { parseStatusWorkflow } from "../src/components/projects";
 import { loadConfigOrExit } from "../src/config";
-import { BackupRefused, restoreConfiguredDatabase } from "../src/backup/commands";
+import { restoreConfiguredDatabase, scriptFailure } from "../src/backup/commands";
 
 async function main(): Promise<void> {
   const note = (message: string) => process.stderr.write(`${message}\n`);
@@ -24,8 +24,9 @@ async function main(): Promise<void> {
     note(`Restored ${documents} documents in ${Object.keys(manifest.collections).length} collections.`);
     process.exitCode = 0;
   } catch (err) {
-    note(`db:restore ${err instanceof BackupRefused ? "refused" : "failed"}: ${(err as Error).message}`);
-    process.exitCode = err instanceof BackupRefused ? 1 : 2;
+    const { line, exitCode } = scriptFailure("db:restore", err);
+    note(line);
+    process.exitCode = exitCode;
   }
 }
 

@@ -35,6 +35,13 @@ export class BackupRefused extends Error {}
 /** A backup stopped by a signal (Ctrl-C, SIGTERM) after removing what it had written: exit 1. */
 export class BackupStopped extends Error {}
 
+/** The collections of a database a backup holds: all but the server's own (`system.*`) and views. */
+export async function collectionNames(db: mongo.Db): Promise<string[]> {
+  return (await db.listCollections({}, { nameOnly: true }).toArray())
+    .filter((c) => (c.type ?? "collection") === "collection" && !c.name.startsWith("system."))
+    .map((c) => c.name);
+}
+
 export const bsonFile = (dir: string, database: string, collection: string) =>
   path.join(dir, database, `${collection}.bson`);
 export const metadataFile = (dir: string, database: string, collection: string) =>

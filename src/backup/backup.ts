@@ -5,7 +5,7 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import { once } from "node:events";
 import type { mongo } from "mongoose";
-import { bsonFile, metadataFile, metadataJson, type IndexSpec, type Manifest } from "./backup-format";
+import { bsonFile, collectionNames, metadataFile, metadataJson, type IndexSpec, type Manifest } from "./backup-format";
 
 const BATCH = 1000;
 const PROGRESS_EVERY_MS = 5_000;
@@ -15,15 +15,10 @@ const PROGRESS_EVERY_MS = 5_000;
  * embedded database is read from a snapshot instead), projects come before their change log and the counters last:
  * every change acknowledged before the backup began is then in both, and a counter is never behind what it counted.
  */
+const READING_RANK: Record<string, number> = { projects: 0, teachers: 0, students: 0, project_changes: 2, counters: 3 };
+
 function readingOrder(names: string[]): string[] {
-  const rank = (name: string) =>
-    ["projects", "teachers", "students"].includes(name)
-      ? 0
-      : name === "project_changes"
-        ? 2
-        : name === "counters"
-          ? 3
-          : 1;
+  const rank = (name: string) => READING_RANK[name] ?? 1;
   return [...names].sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
 }
 
@@ -39,9 +34,7 @@ export async function dumpDatabase(
 ): Promise<Manifest> {
   const database = db.databaseName;
   fs.mkdirSync(`${dir}/${database}`, { recursive: true });
-  const names = (await db.listCollections({}, { nameOnly: true }).toArray())
-    .filter((c) => (c.type ?? "collection") === "collection" && !c.name.startsWith("system."))
-    .map((c) => c.name);
+  const names = await collectionNames(db);
   const manifest: Manifest = { created_at: new Date().toISOString(), database, collections: {} };
   for (const name of readingOrder(names)) {
     const collection = db.collection(name);

@@ -13,7 +13,7 @@ import fs from "node:fs";
 import path from "node:path";
 import type { Config } from "../config";
 import { openConfiguredDatabase, type ConfiguredDatabase } from "../db/configured-database";
-import { DEFAULT_DB_NAME, dbNameFor, type DatabaseSchema } from "../db/database";
+import { DEFAULT_DB_NAME, type DatabaseSchema } from "../db/database";
 import type { Progress } from "../db/embedded-server";
 import { snapshotFerretDb, startFerretDb } from "../db/ferretdb";
 import { catchUpProjects, openDatabase, settleChangeLog } from "../persistence";
@@ -21,7 +21,16 @@ import { BackupRefused, BackupStopped, MANIFEST, verifyBackup, type Manifest } f
 import { dumpDatabase } from "./backup";
 import { refuseUnlessEmpty, restoreCollections } from "./restore";
 
-export { BackupRefused, BackupStopped } from "./backup-format";
+/**
+ * How db:backup and db:restore end after an error: the one line they print and their exit code, as db:check's (1 for
+ * a refusal the user can act on, or a stop they asked for; 2 when it could not run).
+ */
+export function scriptFailure(command: string, err: unknown): { line: string; exitCode: 1 | 2 } {
+  const message = (err as Error).message;
+  if (err instanceof BackupStopped) return { line: `${command}: ${message}`, exitCode: 1 };
+  if (err instanceof BackupRefused) return { line: `${command} refused: ${message}`, exitCode: 1 };
+  return { line: `${command} failed: ${message}`, exitCode: 2 };
+}
 
 type DatabaseConfig = Pick<Config, "mongodbUri" | "embeddedDb" | "dataDir" | "dbTimeoutMs">;
 
@@ -224,9 +233,8 @@ export async function restoreConfiguredDatabase(
     await database.db.close();
     // Opened as the service opens it (its indexes, its migrations), then the change log settled: a backup read from a
     // running MongoDB may hold positions whose writers were between their two steps.
-    const uri = config.mongodbUri ?? database.embeddedUri!;
-    const app = await openDatabase(uri, {
-      dbName: config.mongodbUri ? dbNameFor(uri) : DEFAULT_DB_NAME,
+    const app = await openDatabase(config.mongodbUri ?? database.embeddedUri!, {
+      dbName: db.databaseName,
       progress,
       ...BULK,
     });

@@ -5,6 +5,7 @@ import {
   BackupRefused,
   BsonSplitter,
   bsonFile,
+  collectionNames,
   type CollectionMetadata,
   type IndexSpec,
   type Manifest,
@@ -17,12 +18,6 @@ const NAMESPACE_EXISTS = 48;
 
 /** Collections that hold no data of their own: markers of one-time migrations already run on an empty database. */
 const NOT_DATA = new Set(["migrations"]);
-
-async function collectionNames(db: mongo.Db): Promise<string[]> {
-  return (await db.listCollections({}, { nameOnly: true }).toArray())
-    .filter((c) => (c.type ?? "collection") === "collection" && !c.name.startsWith("system."))
-    .map((c) => c.name);
-}
 
 /** Throws BackupRefused when the target holds data and `replace` was not given. */
 export async function refuseUnlessEmpty(db: mongo.Db, replace: boolean): Promise<void> {

@@ -32,7 +32,7 @@ export interface Database<M = object> {
 }
 
 /** Database name: the one in the URI path if any, else `fallback`. */
-export function dbNameFor(uri: string, fallback = DEFAULT_DB_NAME): string {
+function dbNameFor(uri: string, fallback = DEFAULT_DB_NAME): string {
   const match = /^mongodb(?:\+srv)?:\/\/[^/]+\/([^?]*)/.exec(uri);
   return match && match[1] ? decodeURIComponent(match[1]) : fallback;
 }
