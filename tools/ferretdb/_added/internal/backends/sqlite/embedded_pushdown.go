@@ -375,11 +375,10 @@ func (p *embeddedPlan) checkFields() []string {
 type querier func(ctx context.Context, query string, args ...any) (*fsql.Rows, error)
 
 func querierOf(db *fsql.DB, tx *fsql.Tx) querier {
-	if tx == nil {
-		return db.QueryContext
+	// Through statements prepared once per text (fsql/embedded_stmts.go): these reads repeat a few texts.
+	return func(ctx context.Context, query string, args ...any) (*fsql.Rows, error) {
+		return db.QueryPrepared(ctx, tx, query, args...)
 	}
-
-	return tx.QueryContext
 }
 
 // check looks, in one statement, for stored values of other types in the plan's fields (each an index search),

@@ -1,0 +1,141 @@
+// What the read path (tools/ferretdb/readpath.patch) changed besides the documents themselves, which the pushdown
+// differential test covers (ferretdb-pushdown.test.ts):
+// - A NaN is refused as by FerretDB 1.24 itself, now that replies are no longer decoded again to look for one
+//   (requests are checked where they are read). The same requests go to the patched program and to the same binary
+//   with FERRETDB_EMBEDDED_READPATH=off (FerretDB's own check, in the wire package, of requests and replies): both
+//   refuse each one alike, store nothing, and keep serving.
+// - Reads run through statements prepared once per SQL text: after the collection or its database is dropped and
+//   made again, or an index is added, a repeated read answers from what is stored now.
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { Double, MongoClient, type Collection } from "mongodb";
+import { startFerretDb } from "../../src/db/ferretdb";
+import type { EmbeddedDatabase } from "../../src/db/embedded";
+
+interface Doc {
+  _id: number;
+  x?: unknown;
+  tags?: unknown;
+}
+
+const programs: { name: string; server?: EmbeddedDatabase; client?: MongoClient; dir: string }[] = [
+  { name: "patched", dir: "" },
+  { name: "FerretDB's own check", dir: "" },
+];
+
+beforeAll(async () => {
+  await Promise.all(
+    programs.map(async (program, i) => {
+      program.dir = fs.mkdtempSync(path.join(os.tmpdir(), "ferretdb-nan-"));
+      program.server = await startFerretDb(
+        program.dir,
+        () => undefined,
+        i === 0 ? {} : { readpath: "off" },
+      );
+      // No retries: a refused request closes the connection, which a retry would only repeat.
+      program.client = await new MongoClient(program.server.uri, {
+        retryWrites: false,
+        retryReads: false,
+        serverSelectionTimeoutMS: 10_000,
+      }).connect();
+    }),
+  );
+}, 300_000);
+
+afterAll(async () => {
+  await Promise.all(programs.map((p) => p.client?.close()));
+  await Promise.all(programs.map((p) => p.server?.stop()));
+  for (const p of programs) if (p.dir) fs.rmSync(p.dir, { recursive: true, force: true });
+});
+
+function collection(program: (typeof programs)[number], name: string): Collection<Doc> {
+  return program.client!.db("nan").collection<Doc>(name);
+}
+
+const refused: Record<string, (coll: Collection<Doc>) => Promise<unknown>> = {
+  "an insert of a NaN": (coll) => coll.insertOne({ _id: 2, x: new Double(Number.NaN) }),
+  "an insert of a NaN in a nested array": (coll) => coll.insertOne({ _id: 3, tags: [1, { y: [new Double(NaN)] }] }),
+  "an update setting a NaN": (coll) => coll.updateOne({ _id: 1 }, { $set: { x: new Double(NaN) } }),
+  "a find whose filter holds a NaN": (coll) => coll.find({ x: new Double(NaN) }).toArray(),
+};
+
+/** The refusal as a client sees it: the error's class and message, without the server's address. */
+async function refusal(run: () => Promise<unknown>): Promise<string> {
+  try {
+    await run();
+  } catch (error) {
+    const e = error as Error;
+    return `${e.name}: ${e.message.replace(/\d+\.\d+\.\d+\.\d+:\d+/g, "<server>").replace(/connection \d+/g, "connection")}`;
+  }
+  return "not refused";
+}
+
+describe("the embedded FerretDB and FerretDB's own check", () => {
+  it.each(Object.keys(refused))("refuse %s alike, store nothing, and answer the next request", async (what) => {
+    const seen: string[] = [];
+    for (const program of programs) {
+      const coll = collection(program, `c${Object.keys(refused).indexOf(what)}`);
+      await coll.deleteMany({});
+      await coll.insertOne({ _id: 1, x: 1.5 });
+
+      seen.push(await refusal(() => refused[what](coll)));
+
+      expect(await coll.find({}).sort({ _id: 1 }).toArray()).toEqual([{ _id: 1, x: 1.5 }]);
+    }
+    expect(seen[0]).not.toBe("not refused");
+    expect(seen[0]).toBe(seen[1]);
+  });
+
+  it("answer documents holding doubles, nested too, as stored", async () => {
+    for (const program of programs) {
+      const coll = collection(program, "doubles");
+      await coll.deleteMany({});
+      const docs = [
+        { _id: 1, x: 1e300 },
+        { _id: 2, x: -0.5 },
+        { _id: 3, x: [1.25, { y: 5e-324 }] },
+      ];
+      await coll.insertMany(docs);
+      expect(await coll.find({}).sort({ _id: 1 }).toArray()).toEqual(docs);
+    }
+  });
+});
+
+describe("statements prepared once per text", () => {
+  it("when a collection is dropped and made again, its database dropped, or an index added, then the same reads answer what is stored now", async () => {
+    const program = programs[0];
+    const db = () => program.client!.db("prepared");
+    const coll = () => db().collection<Doc>("things");
+    const read = async () => ({
+      byField: await coll().find({ x: 2 }).toArray(),
+      sorted: await coll().find({}).sort({ x: -1 }).limit(2).toArray(),
+    });
+
+    await coll().insertMany([
+      { _id: 1, x: 1 },
+      { _id: 2, x: 2 },
+      { _id: 3, x: 3 },
+    ]);
+    expect(await read()).toEqual({ byField: [{ _id: 2, x: 2 }], sorted: [{ _id: 3, x: 3 }, { _id: 2, x: 2 }] });
+
+    await coll().drop();
+    await coll().insertMany([
+      { _id: 10, x: 2 },
+      { _id: 11, x: 5 },
+    ]);
+    expect(await read()).toEqual({ byField: [{ _id: 10, x: 2 }], sorted: [{ _id: 11, x: 5 }, { _id: 10, x: 2 }] });
+
+    await coll().createIndex({ x: 1 });
+    await coll().insertOne({ _id: 12, x: 9 });
+    expect(await read()).toEqual({ byField: [{ _id: 10, x: 2 }], sorted: [{ _id: 12, x: 9 }, { _id: 11, x: 5 }] });
+
+    await db().dropDatabase();
+    await coll().insertOne({ _id: 20, x: 2 });
+    expect(await read()).toEqual({ byField: [{ _id: 20, x: 2 }], sorted: [{ _id: 20, x: 2 }] });
+
+    // A value of another type in the field: the sort is then FerretDB's own, and still right.
+    await coll().insertOne({ _id: 21, x: "two" } as Doc);
+    expect((await read()).sorted).toEqual([{ _id: 21, x: "two" }, { _id: 20, x: 2 }]);
+  });
+});
