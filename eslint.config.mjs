@@ -22,6 +22,8 @@ export default tseslint.config(
       "dist/",
       "coverage/",
       "node_modules/",
+      // npm run fuzz: its Python environment (ignored by git too).
+      ".fuzz/",
       "tests/generated/",
       "examples/frontend/src/gql/",
       "tests/output/",

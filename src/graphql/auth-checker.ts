@@ -4,7 +4,8 @@
 // declared = any authenticated caller). The role table (auth/access-policy) stays the one source of truth:
 // resolvers declare `@Authorized(rolesFor("field"))`, and assertRootFieldRules() refuses a schema whose root field
 // is not in the table, has no @Authorized (type-graphql would run it unchecked), or declares other roles than the
-// table. The checker throws the DomainError itself, so the code (UNAUTHORIZED or FORBIDDEN) and message follow the
+// table, or one that declares @Authorized or a middleware on a plain field of an object type (those are answered by
+// property access, which skips both). The checker throws the DomainError itself, so the code (UNAUTHORIZED or FORBIDDEN) and message follow the
 // table; the mutation envelope (mutation-payloads.ts) turns that into a payload, queries get a GraphQL error.
 import type { GraphQLSchema } from "graphql";
 import { getMetadataStorage, type AuthChecker } from "type-graphql";
@@ -64,12 +65,33 @@ export function assertRootFieldRules(schema: GraphQLSchema, resolvers: readonly 
       }
     }
   }
+  problems.push(...guardedPlainFields(schema));
   if (problems.length > 0) {
     throw new Error(
       `Authorization fails closed, so the GraphQL schema is refused: ${problems.join("; ")}. ` +
         `Name every Query and Mutation field in src/auth/access-policy.ts and declare it with @Authorized(rolesFor("<field>")).`,
     );
   }
+}
+
+/**
+ * The plain fields of object types are answered by property access (`simpleResolvers: true`: graphql-js's default
+ * resolver, not a type-graphql wrapper per field and record). type-graphql then skips a field's @Authorized and
+ * middlewares, so each such declaration on a plain field is a problem: the schema is refused, never served unchecked.
+ * A @FieldResolver is wrapped either way.
+ */
+function guardedPlainFields(schema: GraphQLSchema): string[] {
+  const storage = getMetadataStorage();
+  const simpleTypes = new Set(
+    storage.objectTypes
+      .filter((type) => type.simpleResolvers && schema.getType(type.name) !== undefined)
+      .map((type) => type.target),
+  );
+  const resolved = new Set(storage.fieldResolvers.map((r) => `${r.getObjectType?.()?.name}.${r.methodName}`));
+  return storage.fields
+    .filter((field) => simpleTypes.has(field.target) && !resolved.has(`${field.target.name}.${field.name}`))
+    .filter((field) => field.roles !== undefined || (field.middlewares?.length ?? 0) > 0)
+    .map((field) => `${field.target.name}.${field.name} declares @Authorized or a middleware on a plain field`);
 }
 
 function sameRoles(a: readonly Role[], b: readonly Role[]): boolean {

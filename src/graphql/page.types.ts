@@ -20,7 +20,7 @@ export function PageType<T extends object>(
     has_more: "True when items follow this page",
   },
 ) {
-  @ObjectType(name, { description: descriptions.type })
+  @ObjectType(name, { simpleResolvers: true, description: descriptions.type })
   class Page {
     @Field(() => [itemType], { description: "The items of this page" })
     items!: T[];

@@ -26,7 +26,7 @@ registerEnumType(FieldErrorReason, {
   ),
 });
 
-@ObjectType({ description: "One problem of a mutation, tied to the input field or argument it concerns" })
+@ObjectType({ simpleResolvers: true, description: "One problem of a mutation, tied to the input field or argument it concerns" })
 export class FieldError implements FieldErrorValue {
   @Field(() => String, {
     nullable: true,
@@ -47,6 +47,7 @@ export class FieldError implements FieldErrorValue {
 /** `XPayload { success message code data errors }`: the envelope every mutation returns, never null. */
 export function PayloadType<T extends object>(name: string, dataType: ClassType<T>) {
   @ObjectType(name, {
+    simpleResolvers: true,
     description: `Result of a mutation returning ${dataType.name}: data on success, code and message on failure`,
   })
   class Payload {

@@ -2,7 +2,7 @@
 // with @Authorized (else the schema refuses to build, so the service refuses to start), and students' personal
 // data (student, students) is for teachers and admins only, FORBIDDEN to students.
 import "reflect-metadata";
-import { Arg, Authorized, Int, Mutation, Query, Resolver } from "type-graphql";
+import { Arg, Authorized, Field, Int, Mutation, ObjectType, Query, Resolver } from "type-graphql";
 import { ACCESS_POLICY, rolesFor } from "../../src/auth/access-policy";
 import { buildAppSchema, getSchema, RESOLVERS } from "../../src/graphql/schema";
 import { GetStudentDocument, ListStudentsDocument } from "../generated/graphql";
@@ -56,6 +56,23 @@ class DeclaredResolver {
   }
 }
 
+// Plain fields are answered by property access (simpleResolvers), which would skip a field's @Authorized.
+@ObjectType({ simpleResolvers: true })
+class Salary {
+  @Authorized(["admin"])
+  @Field(() => Int)
+  amount!: number;
+}
+
+@Resolver()
+class SalaryResolver {
+  @Authorized(rolesFor("students"))
+  @Query(() => Salary)
+  students(): Salary {
+    return { amount: 1 };
+  }
+}
+
 describe("the role table names every root field (fail closed at start)", () => {
   it("when the service's own schema is built, then every Query, Mutation and Subscription field has exactly the table's rule", () => {
     const schema = getSchema();
@@ -88,6 +105,12 @@ describe("the role table names every root field (fail closed at start)", () => {
   it("when a root field declares other roles than the table, then building the schema throws", () => {
     expect(() => buildAppSchema([MisdeclaredResolver])).toThrow(
       /Query\.student declares roles \[\] but the role table says \[teacher, admin\]/,
+    );
+  });
+
+  it("when a plain field of an object type declares @Authorized, then building the schema throws, naming it", () => {
+    expect(() => buildAppSchema([SalaryResolver])).toThrow(
+      /Salary\.amount declares @Authorized or a middleware on a plain field/,
     );
   });
 

@@ -2,6 +2,8 @@
 // answer is the one of the regular expression and Date check it replaced (kept here as the reference), on every
 // day of sample years (leap and not, the years 0-99 that check refused, the last year), on days and months just
 // outside the calendar, and on malformed strings.
+import { GraphQLLocalDate } from "graphql-scalars";
+import { LocalDate } from "../../src/graphql/scalars";
 import { isCalendarDate } from "../../src/shared/validation";
 
 /** The check isCalendarDate replaced, as it was. */
@@ -67,5 +69,34 @@ describe("isCalendarDate", () => {
       const value = chars.join("");
       expect([value, isCalendarDate(value)]).toEqual([value, reference(value)]);
     }
+  });
+});
+
+/** What a serialize answers or throws, for comparing two of them. */
+function outcome(serialize: (value: unknown) => unknown, value: unknown): unknown {
+  try {
+    return { answered: serialize(value) };
+  } catch (error) {
+    return { refused: (error as Error).message };
+  }
+}
+
+describe("the schema's LocalDate scalar", () => {
+  it("when dates, near-dates and other values are answered, then each answer or refusal is graphql-scalars' own", () => {
+    const values: unknown[] = ["0050-01-01", "0099-12-31", "0100-02-29", "2024-02-29", "2025-02-29", "9999-12-31"];
+    for (const y of [0, 99, 100, 2000, 2025])
+      for (let m = 0; m <= 13; m++)
+        for (let d = 0; d <= 32; d += 1) values.push(`${pad(y, 4)}-${pad(m, 2)}-${pad(d, 2)}`);
+    values.push("2025-02-3", "2025-02-03T00:00:00Z", "", 20250203, null, new Date("2025-02-03"), ["2025-02-03"]);
+    const ours = LocalDate.serialize.bind(LocalDate);
+    const theirs = GraphQLLocalDate.serialize.bind(GraphQLLocalDate);
+    let answered = 0;
+    for (const value of values) {
+      const expected = outcome(theirs, value);
+      expect([value, outcome(ours, value)]).toEqual([value, expected]);
+      if ((expected as { answered?: unknown }).answered !== undefined) answered++;
+    }
+    // Years 0000-0099 too: graphql-scalars answers them, through its own serialize here.
+    expect(answered).toBeGreaterThan(5 * 365);
   });
 });

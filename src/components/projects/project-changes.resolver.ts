@@ -12,7 +12,7 @@ import type { ProjectChangeEvent as ProjectChangeEventRecord } from "./project-c
 import { ProjectFilterInput } from "./project.inputs";
 import { Project, ProjectChange } from "./project.type";
 
-@ObjectType({ description: "One committed change of a project, as live updates deliver it" })
+@ObjectType({ simpleResolvers: true, description: "One committed change of a project, as live updates deliver it" })
 export class ProjectChangeEvent {
   @Field({ description: "Opaque; subscribe again with after: <this cursor> to resume after this event" })
   cursor!: string;

@@ -10,7 +10,7 @@ import type { ProjectOperation as ProjectOperationValue } from "./project.record
 import type { ActorRole } from "../../auth/actor";
 import type { ProjectRecord } from "./project.service";
 
-@ObjectType({ description: "A school or work project of a company", implements: Node })
+@ObjectType({ simpleResolvers: true, description: "A school or work project of a company", implements: Node })
 export class Project implements ProjectRecord {
   @Field(() => Int, { description: "The project's id, given by the service: a whole number from 1" })
   project_id!: number;
@@ -52,7 +52,7 @@ export class Project implements ProjectRecord {
   updated_at!: string;
 }
 
-@ObjectType({ description: "One field of a change: its value before and after, as text (null: none)" })
+@ObjectType({ simpleResolvers: true, description: "One field of a change: its value before and after, as text (null: none)" })
 class FieldChange {
   @Field({ description: "The field that changed, as Project names it (teacher_id, project_status, …)" })
   field!: string;
@@ -64,7 +64,7 @@ class FieldChange {
   to!: string | null;
 }
 
-@ObjectType({ description: "One recorded change of a project: who, when, which fields" })
+@ObjectType({ simpleResolvers: true, description: "One recorded change of a project: who, when, which fields" })
 export class ProjectChange {
   @Field(() => Int, { description: "The revision this change made" })
   revision!: number;

@@ -7,7 +7,7 @@ import { PayloadType } from "../../graphql/payload.types";
 import type { HasFields } from "../../shared/field-checks";
 import type { StudentRecord } from "./student.service";
 
-@ObjectType({ description: "A student", implements: Node })
+@ObjectType({ simpleResolvers: true, description: "A student", implements: Node })
 // The record's timestamps are not part of the contract's Student type.
 export class Student implements Omit<StudentRecord, "created_at" | "updated_at"> {
   @Field(() => GraphQLSafeInt, { description: "int64 (within ±(2^53−1))" })

@@ -6,7 +6,7 @@ import { PayloadType } from "../../graphql/payload.types";
 import type { HasFields } from "../../shared/field-checks";
 import type { TeacherRecord } from "./teacher.service";
 
-@ObjectType({ description: "A teacher who may be assigned to projects", implements: Node })
+@ObjectType({ simpleResolvers: true, description: "A teacher who may be assigned to projects", implements: Node })
 // The record's timestamps are not part of the contract's Teacher type.
 export class Teacher implements Omit<TeacherRecord, "created_at" | "updated_at"> {
   @Field(() => Int, { description: "The teacher's id, given by the service: a whole number from 1" })
