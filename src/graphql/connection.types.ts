@@ -5,7 +5,10 @@ import { ArgsType, Field, Int, ObjectType, type ClassType } from "type-graphql";
 import { PAGE_DEFAULT_LIMIT, PAGE_MAX_LIMIT } from "../shared/pagination";
 import type { ConnectionRequest } from "../shared/keyset-pagination";
 
-@ObjectType({ simpleResolvers: true, description: "Where a page of a connection lies in its list (Relay cursor connections)" })
+@ObjectType({
+  simpleResolvers: true,
+  description: "Where a page of a connection lies in its list (Relay cursor connections)",
+})
 export class PageInfo {
   @Field({
     description:
@@ -30,7 +33,10 @@ export class PageInfo {
 export function ConnectionType<T extends object>(nodeType: ClassType<T>, orderedBy: string) {
   const name = nodeType.name;
 
-  @ObjectType(`${name}Edge`, { simpleResolvers: true, description: `One ${name} of a ${name}Connection and its cursor` })
+  @ObjectType(`${name}Edge`, {
+    simpleResolvers: true,
+    description: `One ${name} of a ${name}Connection and its cursor`,
+  })
   class Edge {
     @Field({ description: "Opaque position of this node: pass it as after or before to page from here" })
     cursor!: string;

@@ -26,7 +26,10 @@ registerEnumType(FieldErrorReason, {
   ),
 });
 
-@ObjectType({ simpleResolvers: true, description: "One problem of a mutation, tied to the input field or argument it concerns" })
+@ObjectType({
+  simpleResolvers: true,
+  description: "One problem of a mutation, tied to the input field or argument it concerns",
+})
 export class FieldError implements FieldErrorValue {
   @Field(() => String, {
     nullable: true,

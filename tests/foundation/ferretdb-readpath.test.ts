@@ -28,11 +28,7 @@ beforeAll(async () => {
   await Promise.all(
     programs.map(async (program, i) => {
       program.dir = fs.mkdtempSync(path.join(os.tmpdir(), "ferretdb-nan-"));
-      program.server = await startFerretDb(
-        program.dir,
-        () => undefined,
-        i === 0 ? {} : { readpath: "off" },
-      );
+      program.server = await startFerretDb(program.dir, () => undefined, i === 0 ? {} : { readpath: "off" });
       // No retries: a refused request closes the connection, which a retry would only repeat.
       program.client = await new MongoClient(program.server.uri, {
         retryWrites: false,
@@ -117,18 +113,36 @@ describe("statements prepared once per text", () => {
       { _id: 2, x: 2 },
       { _id: 3, x: 3 },
     ]);
-    expect(await read()).toEqual({ byField: [{ _id: 2, x: 2 }], sorted: [{ _id: 3, x: 3 }, { _id: 2, x: 2 }] });
+    expect(await read()).toEqual({
+      byField: [{ _id: 2, x: 2 }],
+      sorted: [
+        { _id: 3, x: 3 },
+        { _id: 2, x: 2 },
+      ],
+    });
 
     await coll().drop();
     await coll().insertMany([
       { _id: 10, x: 2 },
       { _id: 11, x: 5 },
     ]);
-    expect(await read()).toEqual({ byField: [{ _id: 10, x: 2 }], sorted: [{ _id: 11, x: 5 }, { _id: 10, x: 2 }] });
+    expect(await read()).toEqual({
+      byField: [{ _id: 10, x: 2 }],
+      sorted: [
+        { _id: 11, x: 5 },
+        { _id: 10, x: 2 },
+      ],
+    });
 
     await coll().createIndex({ x: 1 });
     await coll().insertOne({ _id: 12, x: 9 });
-    expect(await read()).toEqual({ byField: [{ _id: 10, x: 2 }], sorted: [{ _id: 12, x: 9 }, { _id: 11, x: 5 }] });
+    expect(await read()).toEqual({
+      byField: [{ _id: 10, x: 2 }],
+      sorted: [
+        { _id: 12, x: 9 },
+        { _id: 11, x: 5 },
+      ],
+    });
 
     await db().dropDatabase();
     await coll().insertOne({ _id: 20, x: 2 });
@@ -136,6 +150,9 @@ describe("statements prepared once per text", () => {
 
     // A value of another type in the field: the sort is then FerretDB's own, and still right.
     await coll().insertOne({ _id: 21, x: "two" } as Doc);
-    expect((await read()).sorted).toEqual([{ _id: 21, x: "two" }, { _id: 20, x: 2 }]);
+    expect((await read()).sorted).toEqual([
+      { _id: 21, x: "two" },
+      { _id: 20, x: 2 },
+    ]);
   });
 });

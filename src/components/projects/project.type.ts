@@ -52,7 +52,10 @@ export class Project implements ProjectRecord {
   updated_at!: string;
 }
 
-@ObjectType({ simpleResolvers: true, description: "One field of a change: its value before and after, as text (null: none)" })
+@ObjectType({
+  simpleResolvers: true,
+  description: "One field of a change: its value before and after, as text (null: none)",
+})
 class FieldChange {
   @Field({ description: "The field that changed, as Project names it (teacher_id, project_status, …)" })
   field!: string;
