@@ -6,6 +6,7 @@
 // id, field) for the log. `npm run db:check` lists every such record, and the rest of the contract's rules, at once.
 import { internalError } from "./errors";
 import { isCalendarDate } from "./validation";
+import { isoOfMillis } from "./iso-time";
 
 export type AnswerRule = "int" | "int?" | "safeint" | "string" | "string?" | "date" | "timestamp";
 
@@ -40,8 +41,8 @@ const CHECKS: Record<AnswerRule, (value: unknown) => boolean> = {
 
 /** A stored date as the API writes it (ISO 8601, UTC); an invalid one stays as it is, for the guard to report. */
 export function isoTimestamp(value: unknown): string {
-  const date = value instanceof Date ? value : new Date(value as string);
-  return Number.isNaN(date.getTime()) ? String(value) : date.toISOString();
+  const ms = (value instanceof Date ? value : new Date(value as string)).getTime();
+  return Number.isNaN(ms) ? String(value) : isoOfMillis(ms);
 }
 
 export class RecordGuard<R extends object> {

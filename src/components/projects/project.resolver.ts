@@ -7,7 +7,7 @@ import { listCost } from "../../graphql/query-cost";
 import { actorOf } from "../../auth/actor";
 import type { Context } from "../../graphql/context";
 import { PageArgs } from "../../graphql/page.types";
-import { selectsField } from "../../graphql/selection";
+import { selectsField, selectsPath } from "../../graphql/selection";
 import type { TeacherRecord } from "../teachers";
 import { Teacher } from "../teachers/graphql";
 import { AssignTeacherArgs, CreateProjectInput, ProjectListArgs, UpdateProjectStatusArgs } from "./project.inputs";
@@ -31,8 +31,19 @@ export class ProjectResolver {
     complexity: listCost,
     description: "Projects ordered by project_id, optionally filtered",
   })
-  projects(@Args() { filter, offset, limit }: ProjectListArgs, @Ctx() ctx: Context, @Info() info: GraphQLResolveInfo) {
-    return ctx.services.projects.list(filter ?? {}, { offset, limit }, { total: selectsField(info, "total") });
+  async projects(
+    @Args() { filter, offset, limit }: ProjectListArgs,
+    @Ctx() ctx: Context,
+    @Info() info: GraphQLResolveInfo,
+  ) {
+    const page = await ctx.services.projects.list(
+      filter ?? {},
+      { offset, limit },
+      { total: selectsField(info, "total") },
+    );
+    // The page's teachers in one batched query now, so each item's teacher answers at once (settled-loader.ts).
+    if (selectsPath(info, ["items", "teacher"])) await loadTeachersOf(page.items, ctx);
+    return page;
   }
 
   @Authorized(rolesFor("projectStatuses"))
@@ -76,8 +87,8 @@ export class ProjectResolver {
   }
 
   @FieldResolver(() => Teacher, { nullable: true, description: "The assigned teacher; null until one is assigned" })
-  teacher(@Root() project: ProjectRecord, @Ctx() ctx: Context): Promise<TeacherRecord | null> | null {
-    return project.teacher_id == null ? null : ctx.loaders.teacherById.load(project.teacher_id);
+  teacher(@Root() project: ProjectRecord, @Ctx() ctx: Context): TeacherRecord | null | Promise<TeacherRecord | null> {
+    return project.teacher_id == null ? null : ctx.loaders.teacherById.loadSettled(project.teacher_id);
   }
 
   @FieldResolver(() => ProjectChangePage, {
@@ -91,4 +102,10 @@ export class ProjectResolver {
   ): Promise<Page<ProjectChangeRecord>> {
     return ctx.services.projects.history(project, { offset, limit });
   }
+}
+
+/** Loads the projects' teachers (one batched query); a failure stays with each teacher field, as before. */
+async function loadTeachersOf(projects: readonly ProjectRecord[], ctx: Context): Promise<void> {
+  const ids = [...new Set(projects.flatMap((p) => (p.teacher_id == null ? [] : [p.teacher_id])))];
+  if (ids.length > 0) await ctx.loaders.teacherById.loadMany(ids);
 }
