@@ -3,6 +3,7 @@
 // documents in Apollo's in-memory cache, per instance, or with REDIS_URL in the cache src/redis gives, shared by every
 // instance: a client whose hash the cache does not know gets PERSISTED_QUERY_NOT_FOUND and sends the query again, as
 // the protocol says.
+import { compiledExecutionGateway } from "./compiled-execution";
 import { ApolloServer, type ApolloServerPlugin } from "@apollo/server";
 import type { KeyValueCache } from "@apollo/utils.keyvaluecache";
 import {
@@ -32,7 +33,7 @@ export function createApolloServer(options: {
 }) {
   const { policy } = options;
   return new ApolloServer<Context>({
-    schema: options.schema,
+    gateway: compiledExecutionGateway(options.schema),
     validationRules: policy.validationRules,
     allowBatchedHttpRequests: false,
     plugins: [

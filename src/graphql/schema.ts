@@ -4,6 +4,7 @@
 import path from "node:path";
 import "reflect-metadata";
 import {
+  GraphQLInterfaceType,
   assertValidSchema,
   getNullableType,
   isLeafType,
@@ -28,6 +29,7 @@ import { wrapMutationsInEnvelope } from "./mutation-payloads";
 import { describeRootTypes } from "./root-types";
 import { buildSubgraph, type Subgraph } from "./federation";
 import { NodeResolver, ProjectIdResolver, StudentIdResolver, TeacherIdResolver } from "./node.resolver";
+import { nodeTypeOf } from "./node";
 
 export const SCHEMA_FILE = path.join(REPO_ROOT, "schema", "schema.graphql");
 export const FIELD_FRAGMENTS_FILE = path.join(REPO_ROOT, "tests", "graphql", "fields.graphql");
@@ -96,6 +98,9 @@ export function buildAppSchema(resolvers: readonly [ResolverClass, ...ResolverCl
     skipCheck: true,
   });
   assertRootFieldRules(built, resolvers);
+  // The Node interface's type resolver as written, not type-graphql's async wrapper of it (node.ts).
+  const node = built.getType("Node");
+  if (node instanceof GraphQLInterfaceType) node.resolveType = nodeTypeOf;
   wrapMutationsInEnvelope(built);
   describeRootTypes(built);
   assertValidSchema(built);
