@@ -53,7 +53,13 @@ export function compiledExecutionGateway(schema: GraphQLSchema): Gateway {
       }) as ExecutionResult | Promise<ExecutionResult>;
     const compiled = operation.operation === "query" ? compiledOf(document, request.operationName) : null;
     if (!compiled) return (await run()) as never;
-    const result = await compiled.query(undefined, context, request.variables ?? {});
+    let result: ExecutionResult;
+    try {
+      result = await compiled.query(undefined, context, request.variables ?? {});
+    } catch {
+      // graphql-jit's own failure, not the query's: graphql-js answers it.
+      return (await run()) as never;
+    }
     return (result.errors?.length ? await run() : result) as never;
   };
 
