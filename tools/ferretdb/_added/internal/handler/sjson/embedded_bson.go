@@ -3,6 +3,7 @@
 package sjson
 
 import (
+	"bytes"
 	"encoding/base64"
 	"encoding/binary"
 	"encoding/hex"
@@ -10,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/FerretDB/FerretDB/internal/types"
 	"github.com/FerretDB/FerretDB/internal/util/lazyerrors"
@@ -53,6 +55,35 @@ var (
 
 // schemaCacheMax bounds the cache (collections whose documents vary in shape would otherwise fill it).
 const schemaCacheMax = 4096
+
+// The schemas read last (a few collections are read at once: a page's projects, then their teachers). A document
+// whose `$s` text starts with one of these texts has that schema: a JSON object ends where its own bytes close it,
+// so the object is exactly that text. Comparing bytes spares scanning the object to find its end (skipObject) and
+// hashing its text for the cache, for most documents.
+var recentSchemas [4]atomic.Pointer[recentSchema]
+
+var recentNext atomic.Uint32
+
+// recentSchema is a schema and its text (a copy: the text read is the stored row's, read in place).
+type recentSchema struct {
+	text []byte
+	sch  *schema
+}
+
+func recentSchemaAt(data []byte) *recentSchema {
+	for i := range recentSchemas {
+		if recent := recentSchemas[i].Load(); recent != nil && bytes.HasPrefix(data, recent.text) {
+			return recent
+		}
+	}
+
+	return nil
+}
+
+func rememberSchema(text []byte, sch *schema) {
+	recent := &recentSchema{text: bytes.Clone(text), sch: sch}
+	recentSchemas[recentNext.Add(1)%uint32(len(recentSchemas))].Store(recent)
+}
 
 // cachedSchema returns the schema of the JSON text of a `$s` value.
 func cachedSchema(text []byte) (*schema, error) {
@@ -127,12 +158,19 @@ func (p *onePass) documentWithCachedSchema() (jsonValue, *schema, error) {
 			p.skipSpace()
 			start := p.pos
 
-			if err = p.skipObject(); err != nil {
-				return jsonValue{}, nil, err
-			}
+			if recent := recentSchemaAt(p.data[start:]); recent != nil {
+				sch = recent.sch
+				p.pos += len(recent.text)
+			} else {
+				if err = p.skipObject(); err != nil {
+					return jsonValue{}, nil, err
+				}
 
-			if sch, err = cachedSchema(p.data[start:p.pos]); err != nil {
-				return jsonValue{}, nil, err
+				if sch, err = cachedSchema(p.data[start:p.pos]); err != nil {
+					return jsonValue{}, nil, err
+				}
+
+				rememberSchema(p.data[start:p.pos], sch)
 			}
 		} else {
 			item, err := p.value()
