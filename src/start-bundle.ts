@@ -5,7 +5,8 @@
 // every function the start runs) was about two thirds of a start. `npm run build` also writes the compiled service
 // (dist/src/main.js and everything it loads at start) as one file, dist/src/main.bundle.js (scripts/bundle.ts), and
 // src/index.ts starts from it when it matches the compiled code. The first start from a bundle keeps V8's code cache
-// of it (taken at exit, so it covers what the start and the first requests ran) beside it; later starts skip that
+// of it (taken 2 s after the start is ready, or at exit if sooner, so it covers what the start and the first requests
+// ran) beside it; later starts skip that
 // compiling. On Node >= 22 every other module `require` loads (dist/ when the bundle is not used, packages loaded on
 // first use) goes through Node's own compile cache (module.enableCompileCache). The bundle does not: Node's cache
 // of a module holds only the code V8 compiled when it loaded the module, not the functions compiled while the start
@@ -32,8 +33,9 @@ export interface StartedFrom {
   /** The bundle, or undefined when the start loads dist/ module by module. */
   bundle?: string;
   /**
-   * The bundle's V8 code cache: "used", "written at exit" (none or a stale one, kept when the process ends if the
-   * start got as far as ready(): a start that failed early would leave a cache of little of the service), or "off"
+   * The bundle's V8 code cache: "used", "written at exit" (none or a stale one: kept 2 s after ready(), or when the
+   * process ends if sooner, and only if the start got as far as ready(): a start that failed early would leave a
+   * cache of little of the service), or "off"
    * (zlib.crc32 is missing before Node 20.15).
    */
   codeCache?: "used" | "written at exit" | "off";
@@ -44,6 +46,9 @@ export interface StartedFrom {
 }
 
 export const STARTED_FROM = Symbol.for("project-service.started-from");
+
+/** A missing or stale code cache is written this long after the start is ready, or at exit if that comes first. */
+export const CODE_CACHE_AFTER_READY_MS = 2000;
 
 interface Manifest {
   /** The compiled files the bundle holds, relative to its folder, with their size and modification time. */
@@ -177,8 +182,9 @@ export function enableNodeCompileCache(): string {
 }
 
 /**
- * Runs the bundle as a CommonJS module with V8's code cache. Returns what it started from; the cache is written
- * when the process exits, if it was missing or not accepted.
+ * Runs the bundle as a CommonJS module with V8's code cache. Returns what it started from; the cache, if it was
+ * missing or not accepted, is written CODE_CACHE_AFTER_READY_MS after the start is ready or when the process exits,
+ * whichever comes first (and only once the start got as far as ready()).
  */
 export function runBundle(bundle: string, compileCache: string): StartedFrom {
   const bytes = fs.readFileSync(bundle);
@@ -190,16 +196,24 @@ export function runBundle(bundle: string, compileCache: string): StartedFrom {
   const script = new vm.Script(Module.wrap(source), { filename: bundle, cachedData });
   const used = cachedData !== undefined && !script.cachedDataRejected;
   let ready = false;
-  if (header && !used) {
-    process.once("exit", () => {
-      if (ready) writeCache(bundle, header, script.createCachedData());
-    });
-  }
+  let written = false;
+  const write = () => {
+    if (!ready || written || !header) return;
+    written = true;
+    writeCache(bundle, header, script.createCachedData());
+  };
+  if (header && !used) process.once("exit", write);
   const started: StartedFrom = {
     bundle,
     codeCache: !header ? "off" : used ? "used" : "written at exit",
     compileCache,
-    ready: () => (ready = true),
+    ready: () => {
+      ready = true;
+      // Also CODE_CACHE_AFTER_READY_MS after the start, if the process still runs: V8 drops the bytecode of
+      // functions unused for a while, so a cache taken at the exit of a process that served for hours held little
+      // of the start (2.9 MB against 5.4 MB, and a start of 339 ms instead of 207 ms).
+      if (header && !used) setTimeout(write, CODE_CACHE_AFTER_READY_MS).unref();
+    },
   };
   (globalThis as Record<symbol, unknown>)[STARTED_FROM] = started;
 

@@ -75,6 +75,24 @@ describe("starting from the bundle", () => {
     expect(start()).toEqual({ started: true, codeCache: "used", answer: 41 });
   });
 
+  it("when the started process keeps running, then the cache is written soon after it is ready, not only at its exit", () => {
+    // The process is killed (no exit handler runs) after the delay: only the write after ready() can leave a cache.
+    const program = `
+      const fs = require("node:fs");
+      const { startFromBundle, STARTED_FROM, CODE_CACHE_AFTER_READY_MS } = require(${JSON.stringify(START_BUNDLE)});
+      startFromBundle(${JSON.stringify(bundle)});
+      globalThis[STARTED_FROM].ready();
+      const before = fs.existsSync(${JSON.stringify(cache)});
+      setTimeout(() => {
+        console.log(JSON.stringify({ before, after: fs.existsSync(${JSON.stringify(cache)}) }));
+        process.kill(process.pid, "SIGKILL");
+      }, CODE_CACHE_AFTER_READY_MS + 1000);
+    `;
+    const result = spawnSync(process.execPath, ["-e", program], { env: { PATH: process.env.PATH }, encoding: "utf8" });
+    expect(JSON.parse(result.stdout)).toEqual({ before: false, after: true });
+    expect(start()).toEqual({ started: true, codeCache: "used", answer: 41 });
+  });
+
   it("when the bundle's text changed but kept its length and time, then the old cache is not used: the new code runs", () => {
     start();
     const { atime, mtime } = fs.statSync(bundle);
