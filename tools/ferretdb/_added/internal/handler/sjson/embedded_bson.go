@@ -241,10 +241,17 @@ func appendBSONDocument(dst []byte, v *jsonValue, sch *schema) ([]byte, error) {
 
 	var err error
 
-	for _, key := range sch.Keys {
-		item, ok := v.get(key)
-		if !ok {
-			return dst, lazyerrors.Errorf("sjson.Unmarshal: missing key %q", key)
+	for i, key := range sch.Keys {
+		// The stored JSON lists a document's fields in the schema's order (Marshal writes both from the document):
+		// the field at the same place first, a search only when it is not there.
+		var item *jsonValue
+		if i < len(v.keys) && v.keys[i] == key {
+			item = &v.items[i]
+		} else {
+			var ok bool
+			if item, ok = v.get(key); !ok {
+				return dst, lazyerrors.Errorf("sjson.Unmarshal: missing key %q", key)
+			}
 		}
 
 		if dst, err = appendBSONElement(dst, key, item, sch.Properties[key]); err != nil {
