@@ -4,7 +4,7 @@
 import "reflect-metadata";
 import { parseStatusWorkflow } from "../src/components/projects";
 import { loadConfigOrExit } from "../src/config";
-import { backupConfiguredDatabase, scriptFailure } from "../src/backup/commands";
+import { backupConfiguredDatabase, runToExit } from "../src/backup/commands";
 
 async function main(): Promise<void> {
   const note = (message: string) => process.stderr.write(`${message}\n`);
@@ -15,14 +15,7 @@ async function main(): Promise<void> {
     return;
   }
   const config = loadConfigOrExit({ statusWorkflow: parseStatusWorkflow });
-  try {
-    await backupConfiguredDatabase(config, args[0], note);
-    process.exitCode = 0;
-  } catch (err) {
-    const { line, exitCode } = scriptFailure("db:backup", err);
-    note(line);
-    process.exitCode = exitCode;
-  }
+  await runToExit("db:backup", note, () => backupConfiguredDatabase(config, args[0], note));
 }
 
 void main();

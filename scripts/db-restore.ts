@@ -5,7 +5,7 @@
 import "reflect-metadata";
 import { parseStatusWorkflow } from "../src/components/projects";
 import { loadConfigOrExit } from "../src/config";
-import { restoreConfiguredDatabase, scriptFailure } from "../src/backup/commands";
+import { restoreConfiguredDatabase, runToExit } from "../src/backup/commands";
 
 async function main(): Promise<void> {
   const note = (message: string) => process.stderr.write(`${message}\n`);
@@ -18,16 +18,11 @@ async function main(): Promise<void> {
     return;
   }
   const config = loadConfigOrExit({ statusWorkflow: parseStatusWorkflow });
-  try {
+  await runToExit("db:restore", note, async () => {
     const manifest = await restoreConfiguredDatabase(config, dirs[0], { replace, progress: note });
     const documents = Object.values(manifest.collections).reduce((sum, c) => sum + c.count, 0);
     note(`Restored ${documents} documents in ${Object.keys(manifest.collections).length} collections.`);
-    process.exitCode = 0;
-  } catch (err) {
-    const { line, exitCode } = scriptFailure("db:restore", err);
-    note(line);
-    process.exitCode = exitCode;
-  }
+  });
 }
 
 void main();

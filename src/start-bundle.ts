@@ -6,8 +6,7 @@
 // (dist/src/main.js and everything it loads at start) as one file, dist/src/main.bundle.js (scripts/bundle.ts), and
 // src/index.ts starts from it when it matches the compiled code. The first start from a bundle keeps V8's code cache
 // of it (taken 2 s after the start is ready, or at exit if sooner, so it covers what the start and the first requests
-// ran) beside it; later starts skip that
-// compiling. On Node >= 22 every other module `require` loads (dist/ when the bundle is not used, packages loaded on
+// ran) beside it; later starts skip that compiling. On Node >= 22 every other module `require` loads (dist/ when the bundle is not used, packages loaded on
 // first use) goes through Node's own compile cache (module.enableCompileCache). The bundle does not: Node's cache
 // of a module holds only the code V8 compiled when it loaded the module, not the functions compiled while the start
 // ran them (600 KB against 5.4 MB for the bundle), so it saved a third of what V8's cache saves (docs/performance.md).
@@ -16,8 +15,7 @@
 // and time, recorded in its manifest at build time), so a `tsc` run after the build makes starts use dist/ again
 // until the next build (npm start rebuilds it first). The code cache is used only for the same bundle (length and
 // CRC-32 of its text), the same Node version and architecture (one file per version), and V8 rejects it itself when
-// its flags differ; a rejected or missing cache is written again, at the exit of a start that got as far as
-// listening. Tracing (OTEL_EXPORTER_OTLP_ENDPOINT) starts from dist/: its instrumentations patch modules as
+// its flags differ; a rejected or missing cache is written again by a start that got as far as listening. Tracing (OTEL_EXPORTER_OTLP_ENDPOINT) starts from dist/: its instrumentations patch modules as
 // `require` loads them, which a bundle does not. `node dist/src/main.js` starts without the bundle.
 import { isAscii } from "node:buffer";
 import { createHash } from "node:crypto";
@@ -195,14 +193,16 @@ export function runBundle(bundle: string, compileCache: string): StartedFrom {
   const cachedData = header && readCache(bundle, header);
   const script = new vm.Script(Module.wrap(source), { filename: bundle, cachedData });
   const used = cachedData !== undefined && !script.cachedDataRejected;
+  // The header of the cache to write: none when the cache was used, or when there is none to check (no crc32).
+  const toWrite = used ? undefined : header;
   let ready = false;
   let written = false;
   const write = () => {
-    if (!ready || written || !header) return;
+    if (!toWrite || !ready || written) return;
     written = true;
-    writeCache(bundle, header, script.createCachedData());
+    writeCache(bundle, toWrite, script.createCachedData());
   };
-  if (header && !used) process.once("exit", write);
+  if (toWrite) process.once("exit", write);
   const started: StartedFrom = {
     bundle,
     codeCache: !header ? "off" : used ? "used" : "written at exit",
@@ -212,7 +212,7 @@ export function runBundle(bundle: string, compileCache: string): StartedFrom {
       // Also CODE_CACHE_AFTER_READY_MS after the start, if the process still runs: V8 drops the bytecode of
       // functions unused for a while, so a cache taken at the exit of a process that served for hours held little
       // of the start (2.9 MB against 5.4 MB, and a start of 339 ms instead of 207 ms).
-      if (header && !used) setTimeout(write, CODE_CACHE_AFTER_READY_MS).unref();
+      if (toWrite) setTimeout(write, CODE_CACHE_AFTER_READY_MS).unref();
     },
   };
   (globalThis as Record<symbol, unknown>)[STARTED_FROM] = started;

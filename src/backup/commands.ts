@@ -22,14 +22,24 @@ import { dumpDatabase } from "./backup";
 import { refuseUnlessEmpty, restoreCollections } from "./restore";
 
 /**
- * How db:backup and db:restore end after an error: the one line they print and their exit code, as db:check's (1 for
- * a refusal the user can act on, or a stop they asked for; 2 when it could not run).
+ * Runs the work of db:backup or db:restore to its exit code: 0 when done; after an error, its one line and the code
+ * db:check would give (1 for a refusal the user can act on, or a stop they asked for; 2 when it could not run).
  */
-export function scriptFailure(command: string, err: unknown): { line: string; exitCode: 1 | 2 } {
-  const message = (err as Error).message;
-  if (err instanceof BackupStopped) return { line: `${command}: ${message}`, exitCode: 1 };
-  if (err instanceof BackupRefused) return { line: `${command} refused: ${message}`, exitCode: 1 };
-  return { line: `${command} failed: ${message}`, exitCode: 2 };
+export async function runToExit(
+  command: string,
+  note: (line: string) => void,
+  work: () => Promise<unknown>,
+): Promise<void> {
+  try {
+    await work();
+    process.exitCode = 0;
+  } catch (err) {
+    const message = (err as Error).message;
+    if (err instanceof BackupStopped) note(`${command}: ${message}`);
+    else if (err instanceof BackupRefused) note(`${command} refused: ${message}`);
+    else note(`${command} failed: ${message}`);
+    process.exitCode = err instanceof BackupStopped || err instanceof BackupRefused ? 1 : 2;
+  }
 }
 
 type DatabaseConfig = Pick<Config, "mongodbUri" | "embeddedDb" | "dataDir" | "dbTimeoutMs">;

@@ -2,6 +2,7 @@
 // counts rather than by reading every document: a range (after, upTo] holds every number exactly when its count is
 // its width (the field is unique), so only the ranges that do not are halved, down to a width read whole. With few
 // missing numbers that is a few indexed counts, however many documents there are.
+import type { Model, QueryFilter } from "mongoose";
 
 /** Ranges this narrow are read whole. */
 const SCAN_WIDTH = 256;
@@ -25,4 +26,14 @@ export async function missingNumbers(field: NumberField, after: number, upTo: nu
   }
   const middle = Math.floor((after + upTo) / 2);
   return [...(await missingNumbers(field, after, middle)), ...(await missingNumbers(field, middle, upTo))];
+}
+
+/** A unique integer field of a model's documents, counted and read through its index. */
+export function numberFieldOf<D>(model: Model<D>, name: keyof D & string): NumberField {
+  const within = (after: number, upTo: number) => ({ [name]: { $gt: after, $lte: upTo } }) as QueryFilter<D>;
+  return {
+    count: (after, upTo) => model.countDocuments(within(after, upTo)),
+    values: async (after, upTo) =>
+      (await model.find(within(after, upTo), { [name]: 1 }).lean<Record<string, number>[]>()).map((doc) => doc[name]),
+  };
 }

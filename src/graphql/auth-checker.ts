@@ -5,8 +5,9 @@
 // resolvers declare `@Authorized(rolesFor("field"))`, and assertRootFieldRules() refuses a schema whose root field
 // is not in the table, has no @Authorized (type-graphql would run it unchecked), or declares other roles than the
 // table, or one that declares @Authorized or a middleware on a plain field of an object type (those are answered by
-// property access, which skips both). The checker throws the DomainError itself, so the code (UNAUTHORIZED or FORBIDDEN) and message follow the
-// table; the mutation envelope (mutation-payloads.ts) turns that into a payload, queries get a GraphQL error.
+// property access, which skips both). The checker throws the DomainError itself, so the code (UNAUTHORIZED or
+// FORBIDDEN) and message follow the table; the mutation envelope (mutation-payloads.ts) turns that into a payload,
+// queries get a GraphQL error.
 import type { GraphQLSchema } from "graphql";
 import { getMetadataStorage, type AuthChecker } from "type-graphql";
 import { authorizeBy, ruleFor, type AccessRule } from "../auth/access-policy";

@@ -16,7 +16,7 @@ import { startTestApp } from "../helpers/app";
 import { dropTestDatabase, openTestDatabase } from "../helpers/database";
 import { silentLogger } from "../helpers/fixtures";
 import { liveClient, subscribe } from "../helpers/live";
-import { ANSWERS, runScript, startScript, tempDir, uriOf } from "./support";
+import { ANSWERS, createProject, runScript, startScript, tempDir, uriOf } from "./support";
 
 interface Acknowledged {
   project_id: number;
@@ -69,13 +69,10 @@ describe("npm run db:backup on the embedded FerretDB, while the service writes",
     ];
     const projects: number[] = [];
     for (let i = 1; i <= 20; i++) {
-      const project = await services.projects.create({
+      const project = await createProject(services, {
         project_name: `Project ${i}`,
         project_desc: "Online backup",
         company_id: 7,
-        project_status: "proposed",
-        start_date: "2026-01-01",
-        end_date: "2026-06-30",
       });
       projects.push(project.project_id);
     }
@@ -99,13 +96,10 @@ describe("npm run db:backup on the embedded FerretDB, while the service writes",
         const project_id = projects[1 + (i % (projects.length - 1))];
         let done: Acknowledged;
         if (loop === 0 && i % 5 === 0) {
-          const created = await services.projects.create({
+          const created = await createProject(services, {
             project_name: `Created while backing up ${i}`,
             project_desc: "Online backup",
             company_id: 7,
-            project_status: "proposed",
-            start_date: "2026-01-01",
-            end_date: "2026-06-30",
           });
           done = created;
         } else if (loop === 1) {

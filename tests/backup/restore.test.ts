@@ -9,7 +9,7 @@ import { createServices } from "../../src/services";
 import { startTestApp } from "../helpers/app";
 import { dropTestDatabase, openTestDatabase } from "../helpers/database";
 import { ADMIN, silentLogger } from "../helpers/fixtures";
-import { ANSWERS, contentsOf, indexesOf, runScript, tempDir, uriOf } from "./support";
+import { ANSWERS, contentsOf, createProject, indexesOf, runScript, tempDir, uriOf } from "./support";
 
 describe("npm run db:backup and db:restore (MONGODB_URI)", () => {
   let source: Database;
@@ -38,13 +38,10 @@ describe("npm run db:backup and db:restore (MONGODB_URI)", () => {
     const teachers = [];
     for (let i = 1; i <= 3; i++) teachers.push(await services.teachers.create({ teacher_name: `Teacher ${i}` }));
     for (let i = 1; i <= 12; i++) {
-      const project = await services.projects.create({
+      const project = await createProject(services, {
         project_name: `Project ${i}`,
         project_desc: i % 2 ? "Line one\nline two" : "One line",
         company_id: 1 + (i % 3),
-        project_status: "proposed",
-        start_date: "2026-01-01",
-        end_date: "2026-06-30",
       });
       if (i % 3 !== 0) {
         await services.projects.assignTeacher(project.project_id, { new_teacher_id: teachers[i % 3].teacher_id });
@@ -205,13 +202,10 @@ describe("npm run db:backup and db:restore (MONGODB_URI)", () => {
     const teacher = await services.teachers.create({ teacher_name: "Moving" });
     const before: number[] = [];
     for (let i = 1; i <= 5; i++) {
-      const project = await services.projects.create({
+      const project = await createProject(services, {
         project_name: `Moving ${i}`,
         project_desc: "Changed while backed up",
         company_id: 9,
-        project_status: "proposed",
-        start_date: "2026-01-01",
-        end_date: "2026-06-30",
       });
       before.push(project.project_id);
     }
@@ -222,13 +216,10 @@ describe("npm run db:backup and db:restore (MONGODB_URI)", () => {
     await services.projects.updateStatus(before[0], { project_status: "in_progress" });
     await services.projects.updateStatus(before[0], { project_status: "review" });
     await services.projects.assignTeacher(before[1], { new_teacher_id: teacher.teacher_id });
-    const created = await services.projects.create({
+    const created = await createProject(services, {
       project_name: "Created meanwhile",
       project_desc: "Only in the log of the backup",
       company_id: 9,
-      project_status: "proposed",
-      start_date: "2026-01-01",
-      end_date: "2026-06-30",
     });
     const late = path.join(work, "moving-late");
     expect(await runScript("db-backup", [late], { MONGODB_URI: uriOf(db.connection.name) })).toMatchObject({ code: 0 });

@@ -5,6 +5,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import type { mongo } from "mongoose";
+import type { Services } from "../../src/services";
 import { testMongoUri } from "../helpers/database";
 
 export const REPO = path.resolve(__dirname, "../..");
@@ -98,4 +99,17 @@ export async function indexesOf(db: mongo.Db): Promise<Record<string, Record<str
     indexes[name] = Object.fromEntries(list.map((i) => [i.name, { key: i.key, unique: i.unique === true }]));
   }
   return indexes;
+}
+
+/** A project created through the service as a client would: proposed, for the first half of 2026. */
+export function createProject(
+  services: Services,
+  fields: { project_name: string; project_desc: string; company_id: number },
+): ReturnType<Services["projects"]["create"]> {
+  return services.projects.create({
+    ...fields,
+    project_status: "proposed",
+    start_date: "2026-01-01",
+    end_date: "2026-06-30",
+  });
 }

@@ -16,7 +16,7 @@ import type { IdAllocator } from "../../db/id-allocator";
 import { isDuplicateKeyError } from "../../db/id-allocator";
 import { idKey } from "../../db/id-key";
 import { timedCommand } from "../../db/command-timing";
-import { missingNumbers } from "../../db/missing-numbers";
+import { missingNumbers, numberFieldOf } from "../../db/missing-numbers";
 import { nameKey } from "../../shared/validation";
 import {
   isVoid,
@@ -182,17 +182,7 @@ export class ProjectChangeLog {
 
   /** The empty positions in (after, upTo] (db/missing-numbers.ts: a few indexed counts on `seq`). */
   private emptyPositions(after: number, upTo: number): Promise<number[]> {
-    return missingNumbers(
-      {
-        count: (from, to) => this.changes.countDocuments({ seq: { $gt: from, $lte: to } }),
-        values: async (from, to) =>
-          (await this.changes.find({ seq: { $gt: from, $lte: to } }, { seq: 1 }).lean<{ seq: number }[]>()).map(
-            (d) => d.seq,
-          ),
-      },
-      after,
-      upTo,
-    );
+    return missingNumbers(numberFieldOf(this.changes, "seq"), after, upTo);
   }
 
   /**
@@ -225,15 +215,7 @@ export class ProjectChangeLog {
       }
     }
     const absent = await missingNumbers(
-      {
-        count: (from, to) => this.projects.countDocuments({ project_id: { $gt: from, $lte: to } }),
-        values: async (from, to) =>
-          (
-            await this.projects
-              .find({ project_id: { $gt: from, $lte: to } }, { project_id: 1 })
-              .lean<{ project_id: number }[]>()
-          ).map((p) => p.project_id),
-      },
+      numberFieldOf(this.projects, "project_id"),
       0,
       await this.ids.current("projects"),
     );
