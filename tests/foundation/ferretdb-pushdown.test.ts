@@ -10,7 +10,9 @@
 // documents are compared as sets (and a page cut inside a tie only by their sort keys).
 // The pushing server also answers exact results by its fast read path (tools/ferretdb/readpath.patch: SQLite's JSON
 // straight to BSON, no second filter or sort in Go) in its checking mode, where every document it sends that way is
-// also encoded by FerretDB's own decoder and conversion and must be equal byte for byte, or the request fails.
+// also encoded by FerretDB's own decoder and conversion and must be equal byte for byte, or the request fails. Half
+// of the finds have a projection: inclusions of top-level fields, which the fast path applies itself (also when the
+// result is longer than the first batch and FerretDB's own path projects the rest), and shapes it leaves to FerretDB.
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -223,6 +225,42 @@ function makeQueries(r: () => number) {
   return { filter, sort, pick };
 }
 
+/**
+ * Projections of finds (undefined: none): inclusions of top-level fields, which the fast read path applies itself,
+ * with and without _id and with every value that includes; and shapes just outside them, left to FerretDB.
+ */
+function projectionsOf(r: () => number): () => Doc | undefined {
+  const pick = <T>(xs: T[]) => xs[Math.floor(r() * xs.length)];
+  const includes = () => pick<unknown>([new Int32(1), true, new Long(2), new Double(1.5), new Double(-1)]);
+  return () => {
+    const y = r();
+    if (y < 0.5) return undefined;
+    if (y < 0.85) {
+      const p: Doc = {};
+      for (const f of [...FIELDS, "u", "missing"]) if (r() < 0.4) p[f] = includes();
+      if (Object.keys(p).length === 0) p[pick(FIELDS)] = includes();
+      const id = r();
+      if (id < 0.25) p._id = pick<unknown>([new Int32(0), false, new Double(0)]);
+      else if (id < 0.4) p._id = pick<unknown>([new Int32(1), true]);
+      return p;
+    }
+    return pick<Doc>([
+      { a: new Int32(0) },
+      { _id: new Int32(0) },
+      { _id: new Int32(1) },
+      { "a.x": new Int32(1) },
+      { "a.$": new Int32(1) },
+      { a: new Int32(1), b: new Int32(0) },
+      { a: new Int32(1), "": new Int32(1) },
+      { $a: new Int32(1) },
+      { a: "x" },
+      { a: { $slice: new Int32(1) } },
+      { a: new Double(Number.NaN) },
+      { a: null },
+    ]);
+  };
+}
+
 // ---- Comparing answers.
 
 const ejson = (v: unknown) => BSON.EJSON.stringify(v as Doc, { relaxed: false });
@@ -320,9 +358,12 @@ describe("FerretDB pushdown against FerretDB's own evaluation", () => {
     const r = rng(seed);
     const [a, b] = await collections(name, makeDocs(r, DOCS_PER_COLLECTION, mixed));
     const q = makeQueries(r);
+    const projectionRng = rng(seed + 7);
+    const projections = projectionsOf(projectionRng);
     const failures: string[] = [];
     let sortedAndCut = 0;
     let pushedDown = 0;
+    let projected = 0;
 
     for (let i = 0; i < QUERIES_PER_COLLECTION; i++) {
       const filter = q.filter();
@@ -343,13 +384,19 @@ describe("FerretDB pushdown against FerretDB's own evaluation", () => {
         }
         const skip = r() < 0.5 ? 0 : Math.floor(r() * 40);
         const limit = r() < 0.3 ? 0 : 1 + Math.floor(r() * 30);
+        // From their own generator, so the filters, sorts and pages stay those of the queries without them.
+        const projection = projections();
+        const batchSize = projectionRng() < 0.2 ? 1 + Math.floor(projectionRng() * 12) : undefined;
         const find = (c: mongo.Collection) =>
           c
-            .find(filter, { sort: sortSpec.length ? sortSpec : undefined, skip, limit })
+            .find(filter, { sort: sortSpec.length ? sortSpec : undefined, skip, limit, projection, batchSize })
             .toArray()
             .then((docs) => docs as Doc[]);
         const [ra, rb] = await Promise.all([outcome(() => find(a)), outcome(() => find(b))]);
-        const what = `${name} #${i} ${ejson(filter)} sort ${JSON.stringify(sortSpec)} skip ${skip} limit ${limit}`;
+        const what =
+          `${name} #${i} ${ejson(filter)} sort ${JSON.stringify(sortSpec)} skip ${skip} limit ${limit}` +
+          ` projection ${ejson(projection ?? null)} batchSize ${batchSize}`;
+        if (projection) projected++;
         if (ra.error !== rb.error) {
           failures.push(`${what}: errors ${ra.error} / ${rb.error}`);
           continue;
@@ -418,20 +465,24 @@ describe("FerretDB pushdown against FerretDB's own evaluation", () => {
           failures.push(`${label} aggregate ${ejson(pipeline)}: ${ejson(ga)} / ${ejson(gb)}`);
       }
     }
-    return { failures, sortedAndCut, pushedDown };
+    return { failures, sortedAndCut, pushedDown, projected };
   }
 
   it("when thousands of random queries run on documents of the modelled types, then both servers answer alike, and most sorted pages are cut by SQLite", async () => {
     const failures: string[] = [];
     let sortedAndCut = 0;
     let pushedDown = 0;
+    let projected = 0;
     for (let k = 0; k < COLLECTIONS; k++) {
       const run = await compareQueries(`scalars${k}`, 20260101 + k, false);
       failures.push(...run.failures);
       sortedAndCut += run.sortedAndCut;
       pushedDown += run.pushedDown;
+      projected += run.projected;
     }
     expect(failures.slice(0, 10)).toEqual([]);
+    // Proof that projections were compared (about half of the finds; the fast path applies most of them).
+    expect(projected).toBeGreaterThan(200);
     // Proof that the exact path ran: most sorted, limited finds were cut in SQLite (the others filter on fields
     // or with operators the pushdown leaves to FerretDB).
     expect(sortedAndCut).toBeGreaterThan(100);

@@ -7,6 +7,7 @@ package backends
 // exact (QueryResult.PushedDown).
 type BSONIterator interface {
 	// AppendNextBSON appends the next document's BSON to dst; at the end it returns iterator.ErrIteratorDone
-	// (wrapped). On any error the iterator is done, as after Next.
-	AppendNextBSON(dst []byte) ([]byte, error)
+	// (wrapped). On any error the iterator is done, as after Next. When keep is not nil, only the top-level fields it
+	// keeps are appended, in the document's order (an inclusion projection of top-level fields).
+	AppendNextBSON(dst []byte, keep func(name string) bool) ([]byte, error)
 }

@@ -4,7 +4,10 @@ package handler
 
 import (
 	"errors"
+	"math"
 	"os"
+	"slices"
+	"strings"
 	"sync"
 
 	"github.com/FerretDB/wire"
@@ -34,10 +37,29 @@ var embeddedBuffers = sync.Pool{New: func() any { b := make([]byte, 0, 64<<10); 
 // the result is longer than the first batch, it returns an iterator that yields the documents it read (decoded)
 // and then the rest, for FerretDB's own path and its cursor. It returns neither when the fast path does not apply
 // (then the query result is untouched).
+//
+// A projection is applied on the way when it is an inclusion of top-level fields (embeddedInclusion); any other
+// projection leaves the find to FerretDB's own path.
 func embeddedFindReply(queryRes *backends.QueryResult, params *common.FindParams) (*wire.OpMsg, types.DocumentsIterator, error) { //nolint:lll // for readability
-	if embeddedReadpathOff || !queryRes.PushedDown || params.Projection.Len() != 0 || params.Tailable ||
-		params.ShowRecordId || params.BatchSize <= 0 {
+	if embeddedReadpathOff || !queryRes.PushedDown || params.Tailable || params.ShowRecordId || params.BatchSize <= 0 {
 		return nil, nil, nil
+	}
+
+	var keep func(name string) bool
+
+	if params.Projection.Len() != 0 {
+		var keepsID, ok bool
+		if keep, keepsID, ok = embeddedInclusion(params.Projection); !ok {
+			return nil, nil, nil
+		}
+
+		// When the result is longer than the first batch, the documents read go to FerretDB's own path, which
+		// projects them again (and, the result being exact, no longer filters them: readpath.patch). An inclusion
+		// that keeps _id gives the same document again; one without _id cannot be applied twice. So without _id,
+		// only a result known to fit in the first batch is read here.
+		if !keepsID && !params.SingleBatch && (params.Limit <= 0 || params.Limit > params.BatchSize) {
+			return nil, nil, nil
+		}
 	}
 
 	bi, ok := queryRes.Iter.(backends.BSONIterator)
@@ -60,7 +82,7 @@ func embeddedFindReply(queryRes *backends.QueryResult, params *common.FindParams
 
 	for int64(len(ends)) < params.BatchSize {
 		var err error
-		if buf, err = bi.AppendNextBSON(buf); err != nil {
+		if buf, err = bi.AppendNextBSON(buf, keep); err != nil {
 			*bufp = buf
 
 			if errors.Is(err, iterator.ErrIteratorDone) {
@@ -138,6 +160,81 @@ func embeddedFindReply(queryRes *backends.QueryResult, params *common.FindParams
 	}
 
 	return msg, nil, nil
+}
+
+// embeddedInclusion returns what an inclusion projection of top-level fields keeps (common.ProjectDocument's
+// result for such a projection: _id unless it is excluded, then the included fields present, in the document's
+// order), and whether it keeps _id. It returns ok false for every other projection (exclusions, paths, positional
+// and operator projections, new values, an empty field name): those take FerretDB's own path, with its checks.
+func embeddedInclusion(projection *types.Document) (keep func(name string) bool, keepsID bool, ok bool) {
+	keepsID = true
+	names := make([]string, 0, projection.Len())
+
+	for _, name := range projection.Keys() {
+		v, _ := projection.Get(name)
+
+		include, isFlag := embeddedProjectionFlag(v)
+		if !isFlag {
+			return nil, false, false
+		}
+
+		if name == "_id" {
+			keepsID = include
+			continue
+		}
+
+		if !include || name == "" || strings.ContainsAny(name, ".$") || slices.Contains(names, name) {
+			return nil, false, false
+		}
+
+		names = append(names, name)
+	}
+
+	// {_id: ...} alone is not an inclusion of fields ({_id: 0} excludes _id only).
+	if len(names) == 0 {
+		return nil, false, false
+	}
+
+	return func(name string) bool {
+		if name == "_id" {
+			return keepsID
+		}
+
+		return slices.Contains(names, name)
+	}, keepsID, true
+}
+
+// embeddedPositional returns whether a projection has a positional part (a field name holding `$`), which reads the
+// find's filter.
+func embeddedPositional(projection *types.Document) bool {
+	for _, name := range projection.Keys() {
+		if strings.Contains(name, "$") {
+			return true
+		}
+	}
+
+	return false
+}
+
+// embeddedProjectionFlag returns whether a projection value includes its field, for the values that only say that
+// (true, false, and numbers: 0 excludes, any other number includes, as common.ValidateProjection reads them).
+func embeddedProjectionFlag(v any) (include, ok bool) {
+	switch v := v.(type) {
+	case bool:
+		return v, true
+	case int32:
+		return v != 0, true
+	case int64:
+		return v != 0, true
+	case float64:
+		if math.IsNaN(v) {
+			return false, false
+		}
+
+		return v != 0, true
+	default:
+		return false, false
+	}
 }
 
 // embeddedPrefixIterator yields documents already read, then those of the rest.

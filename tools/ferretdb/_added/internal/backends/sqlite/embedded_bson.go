@@ -22,7 +22,7 @@ import (
 var embeddedReadpathCheck = os.Getenv("FERRETDB_EMBEDDED_READPATH") == "check"
 
 // AppendNextBSON implements backends.BSONIterator (for iterators of documents, not of record IDs alone).
-func (iter *queryIterator) AppendNextBSON(dst []byte) ([]byte, error) {
+func (iter *queryIterator) AppendNextBSON(dst []byte, keep func(name string) bool) ([]byte, error) {
 	iter.m.Lock()
 	defer iter.m.Unlock()
 
@@ -68,13 +68,13 @@ func (iter *queryIterator) AppendNextBSON(dst []byte) ([]byte, error) {
 	data := unsafe.Slice(unsafe.StringData(text), len(text))
 	start := len(dst)
 
-	if dst, err = sjson.AppendBSON(dst, data); err != nil {
+	if dst, err = sjson.AppendBSON(dst, data, keep); err != nil {
 		iter.close()
 		return dst, lazyerrors.Error(err)
 	}
 
 	if embeddedReadpathCheck {
-		if err = checkBSON(data, dst[start:]); err != nil {
+		if err = checkBSON(data, dst[start:], keep); err != nil {
 			iter.close()
 			return dst, err
 		}
@@ -83,11 +83,20 @@ func (iter *queryIterator) AppendNextBSON(dst []byte) ([]byte, error) {
 	return dst, nil
 }
 
-// checkBSON compares the fast encoding of a stored document with FerretDB's own path.
-func checkBSON(data, fast []byte) error {
+// checkBSON compares the fast encoding of a stored document with FerretDB's own path (its fields that keep keeps,
+// when keep is not nil).
+func checkBSON(data, fast []byte, keep func(name string) bool) error {
 	doc, err := sjson.Unmarshal(data)
 	if err != nil {
 		return lazyerrors.Error(err)
+	}
+
+	if keep != nil {
+		for _, name := range doc.Keys() {
+			if !keep(name) {
+				doc.Remove(name)
+			}
+		}
 	}
 
 	wdoc, err := bson.FromDocument(doc)
@@ -108,14 +117,14 @@ func checkBSON(data, fast []byte) error {
 }
 
 // AppendNextBSON implements backends.BSONIterator.
-func (iter *txIterator) AppendNextBSON(dst []byte) ([]byte, error) {
+func (iter *txIterator) AppendNextBSON(dst []byte, keep func(name string) bool) ([]byte, error) {
 	bi, ok := iter.DocumentsIterator.(backends.BSONIterator)
 	if !ok {
 		iter.Close()
 		return dst, lazyerrors.Errorf("%T cannot hand out BSON", iter.DocumentsIterator)
 	}
 
-	res, err := bi.AppendNextBSON(dst)
+	res, err := bi.AppendNextBSON(dst, keep)
 	if err != nil {
 		iter.end()
 	}

@@ -21,9 +21,12 @@ import (
 // it after Unmarshal and its conversion to wire BSON, without building the intermediate types.Document (its
 // fields, its map and each value's interface), which was most of what reading a document allocated.
 //
+// When keep is not nil, only the top-level fields it keeps are appended (in the document's order, as FerretDB's
+// inclusion projection of top-level fields leaves them); the others are still checked against the schema.
+//
 // data must not change while AppendBSON runs (its strings are read in place); nothing of it is kept afterwards (the
 // schema cache keeps copies).
-func AppendBSON(dst, data []byte) ([]byte, error) {
+func AppendBSON(dst, data []byte, keep func(name string) bool) ([]byte, error) {
 	p := &onePass{data: data, inPlace: true}
 
 	top, sch, err := p.documentWithCachedSchema()
@@ -42,7 +45,7 @@ func AppendBSON(dst, data []byte) ([]byte, error) {
 		)
 	}
 
-	return appendBSONDocument(dst, &top, sch)
+	return appendBSONDocument(dst, &top, sch, keep)
 }
 
 // Schemas by their JSON text: the documents of a collection mostly share one (every project has the same fields of
@@ -234,8 +237,9 @@ func (p *onePass) skipObject() error {
 	return lazyerrors.Errorf("unterminated schema")
 }
 
-// appendBSONDocument appends an object's fields in the schema's key order (as Unmarshal sets them).
-func appendBSONDocument(dst []byte, v *jsonValue, sch *schema) ([]byte, error) {
+// appendBSONDocument appends an object's fields in the schema's key order (as Unmarshal sets them); those keep keeps,
+// when it is not nil.
+func appendBSONDocument(dst []byte, v *jsonValue, sch *schema, keep func(name string) bool) ([]byte, error) {
 	start := len(dst)
 	dst = append(dst, 0, 0, 0, 0)
 
@@ -252,6 +256,10 @@ func appendBSONDocument(dst []byte, v *jsonValue, sch *schema) ([]byte, error) {
 			if item, ok = v.get(key); !ok {
 				return dst, lazyerrors.Errorf("sjson.Unmarshal: missing key %q", key)
 			}
+		}
+
+		if keep != nil && !keep(key) {
+			continue
 		}
 
 		if dst, err = appendBSONElement(dst, key, item, sch.Properties[key]); err != nil {
@@ -310,7 +318,7 @@ func appendBSONElement(dst []byte, name string, v *jsonValue, sch *elem) ([]byte
 			return dst, lazyerrors.Errorf("%d elements in $k in the schema, %d in the document", len(sch.Schema.Keys), len(v.keys))
 		}
 
-		return appendBSONDocument(dst, v, sch.Schema)
+		return appendBSONDocument(dst, v, sch.Schema, nil)
 
 	case elemTypeArray:
 		if v.kind != '[' {
