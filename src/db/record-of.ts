@@ -20,24 +20,60 @@ export function recordMapper<Fields extends StoredFields, StorageOnly extends ke
   fields: Fields,
   storageOnly: readonly StorageOnly[] = [],
 ): (doc: Omit<DocOf<Fields>, "_id" | StorageOnly>) => RecordOf<DocOf<Fields>, StorageOnly> {
-  // Worked out once per declaration: each record field with its default (NONE: none), so a read maps a document
-  // field by field without copying it first (as withStoredDefaults would) — every list item goes through here.
-  const defaults = new Map(storedDefaults(fields));
-  const names = Object.keys(fields)
-    .filter((name) => !(storageOnly as readonly string[]).includes(name))
-    .map((name) => [name, defaults.has(name) ? defaults.get(name) : NONE] as const);
-  return (stored) => {
-    const doc = stored as Record<string, unknown>;
-    const record: Record<string, unknown> = {};
-    for (const [name, fallback] of names) {
-      const value = doc[name];
-      record[name] = value === undefined && fallback !== NONE ? fallback : value;
-    }
-    record.created_at = isoTimestamp(doc.created_at);
-    record.updated_at = isoTimestamp(doc.updated_at);
-    return record as RecordOf<DocOf<Fields>, StorageOnly>;
+  return fieldsMapper(recordFieldsOf(fields, storageOnly)) as (
+    doc: Omit<DocOf<Fields>, "_id" | StorageOnly>,
+  ) => RecordOf<DocOf<Fields>, StorageOnly>;
+}
+
+/**
+ * The function that maps a stored document read with only some of the record's fields (a projection of
+ * `selected`) to a record holding just those: the others are left out, not given their default.
+ */
+export function selectedRecordMapper<Fields extends StoredFields, StorageOnly extends keyof Fields = never>(
+  fields: Fields,
+  storageOnly: readonly StorageOnly[] = [],
+): (
+  selected: readonly (keyof RecordOf<DocOf<Fields>, StorageOnly>)[],
+) => (doc: Partial<DocOf<Fields>>) => RecordOf<DocOf<Fields>, StorageOnly> {
+  const all = recordFieldsOf(fields, storageOnly);
+  return (selected) => {
+    const names = new Set<string>(selected as string[]);
+    return fieldsMapper(all.filter(([name]) => names.has(name))) as (
+      doc: Partial<DocOf<Fields>>,
+    ) => RecordOf<DocOf<Fields>, StorageOnly>;
   };
 }
 
 /** No declared default. */
 const NONE = Symbol("no default");
+
+/** Each record field with its default (NONE: none), or TIMESTAMP for the two timestamps. */
+type FieldMapping = readonly [name: string, fallback: unknown];
+
+const TIMESTAMP = Symbol("timestamp");
+
+function recordFieldsOf(fields: StoredFields, storageOnly: readonly PropertyKey[]): FieldMapping[] {
+  const defaults = new Map(storedDefaults(fields));
+  return [
+    ...Object.keys(fields)
+      .filter((name) => !storageOnly.includes(name))
+      .map((name) => [name, defaults.has(name) ? defaults.get(name) : NONE] as const),
+    ["created_at", TIMESTAMP],
+    ["updated_at", TIMESTAMP],
+  ];
+}
+
+// Worked out once per declaration (or selection): each record field with its default, so a read maps a document
+// field by field without copying it first (as withStoredDefaults would): every list item goes through here.
+function fieldsMapper(names: readonly FieldMapping[]): (stored: object) => object {
+  return (stored) => {
+    const doc = stored as Record<string, unknown>;
+    const record: Record<string, unknown> = {};
+    for (const [name, fallback] of names) {
+      const value = doc[name];
+      record[name] =
+        fallback === TIMESTAMP ? isoTimestamp(value) : value === undefined && fallback !== NONE ? fallback : value;
+    }
+    return record;
+  };
+}

@@ -45,9 +45,12 @@ export function isoTimestamp(value: unknown): string {
   return Number.isNaN(ms) ? String(value) : isoOfMillis(ms);
 }
 
+/** Fields with their rule's check. */
+type GuardChecks<R> = readonly (readonly [keyof R, (value: unknown) => boolean])[];
+
 export class RecordGuard<R extends object> {
   /** Each field with its rule's check, worked out once: every record of every read is checked. */
-  private readonly checks: (readonly [keyof R, (value: unknown) => boolean])[];
+  private readonly checks: GuardChecks<R>;
 
   constructor(
     private readonly collection: string,
@@ -58,12 +61,16 @@ export class RecordGuard<R extends object> {
     this.checks = (Object.keys(rules) as (keyof R)[]).map((field) => [field, CHECKS[rules[field]]] as const);
   }
 
-  /** The records the API can answer; each other one is reported and left out. */
-  keep(records: R[]): R[] {
+  /**
+   * The records the API can answer; each other one is reported and left out. With `fields` (records read with only
+   * the fields a query asks for), only those are checked: a field nobody asked for cannot break the answer.
+   */
+  keep(records: R[], fields?: readonly (keyof R)[]): R[] {
+    const checks = fields ? this.checks.filter(([field]) => fields.includes(field)) : this.checks;
     // The same array when all are answerable (the usual case): no copy of every page.
     for (let i = 0; i < records.length; i++) {
-      if (!this.answerable(records[i])) {
-        return [...records.slice(0, i), ...records.slice(i + 1).filter((record) => this.answerable(record))];
+      if (!this.meets(records[i], checks)) {
+        return [...records.slice(0, i), ...records.slice(i + 1).filter((record) => this.meets(record, checks))];
       }
     }
     return records;
@@ -81,17 +88,20 @@ export class RecordGuard<R extends object> {
     return record === null ? null : this.one(record);
   }
 
-  /** The first field of the record its output type cannot return, or null. */
-  private unanswerableField(record: R): keyof R | null {
-    for (const [field, check] of this.checks) {
-      if (!check(record[field])) return field;
-    }
-    return null;
-  }
-
   /** Whether the record can be answered; reports it when not. */
   answerable(record: R): boolean {
-    const field = this.unanswerableField(record);
+    return this.meets(record, this.checks);
+  }
+
+  /** Whether the record passes these checks; reports the first field that fails. */
+  private meets(record: R, checks: GuardChecks<R>): boolean {
+    let field: keyof R | null = null;
+    for (const [name, check] of checks) {
+      if (!check(record[name])) {
+        field = name;
+        break;
+      }
+    }
     if (field === null) return true;
     this.report({
       collection: this.collection,

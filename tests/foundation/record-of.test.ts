@@ -1,8 +1,9 @@
 // When a stored document is mapped to its record (every item of every read), then the record is the one the
 // reference mapping gives — the document with its declared defaults applied (withStoredDefaults as it was), its record
 // fields picked, its timestamps as ISO strings — for documents that hold every field, lack some, hold undefined or
-// null, or hold invalid timestamps.
-import { recordMapper } from "../../src/db/record-of";
+// null, or hold invalid timestamps. A document read with only some fields maps to a record of just those, each as the
+// whole record has it.
+import { recordMapper, selectedRecordMapper } from "../../src/db/record-of";
 import { withStoredDefaults, type StoredFields } from "../../src/db/stored-fields";
 import { isoTimestamp } from "../../src/shared/record-guard";
 
@@ -63,6 +64,26 @@ describe("recordMapper", () => {
       const withDefaults = withStoredDefaults(FIELDS, doc as never) as Record<string, unknown>;
       expect(withDefaults).toStrictEqual(referenceDefaults(FIELDS, doc));
       expect(Object.keys(withDefaults)).toEqual(Object.keys(referenceDefaults(FIELDS, doc)));
+    }
+  });
+});
+
+describe("selectedRecordMapper", () => {
+  it("when a document is read with some fields, then its record holds those fields only, each as the whole record has it", () => {
+    const whole = recordMapper(FIELDS, ["name_key"]);
+    const selected = selectedRecordMapper(FIELDS, ["name_key"]);
+    const doc = { _id: "1", item_id: 1, name: "A", url: null, count: 0, created_at: new Date(0), updated_at: "bad" };
+    const cases = [
+      ["item_id"],
+      ["item_id", "status", "updated_at"],
+      ["name", "url", "count", "created_at"],
+      ["flag", "item_id", "name", "url", "status", "count", "created_at", "updated_at"],
+    ] as const;
+    for (const fields of cases) {
+      const record = selected(fields)(doc as never) as Record<string, unknown>;
+      const expected = whole(doc as never) as Record<string, unknown>;
+      expect(Object.keys(record).sort()).toEqual([...fields].sort());
+      for (const field of fields) expect(record[field]).toStrictEqual(expected[field]);
     }
   });
 });

@@ -1,5 +1,6 @@
 // What a query asks for below the field being resolved (src/graphql/selection.ts): the page resolver loads the
-// items' teachers first only when they are asked for, and counts only when total is.
+// items' teachers first only when they are asked for, counts only when total is, and reads only the fields its
+// items' selection needs.
 import {
   Kind,
   parse,
@@ -7,7 +8,7 @@ import {
   type GraphQLResolveInfo,
   type OperationDefinitionNode,
 } from "graphql";
-import { selectsField, selectsPath } from "../../src/graphql/selection";
+import { fieldsSelectedAt, recordFieldsFor, selectsField, selectsPath } from "../../src/graphql/selection";
 
 /** The info of the document's first root field, as graphql-js hands it to that field's resolver. */
 function infoOf(source: string): GraphQLResolveInfo {
@@ -48,5 +49,42 @@ describe("selectsPath", () => {
     expect(selectsPath(info, ["items", "teacher"])).toBe(true);
     expect(selectsField(info, "total")).toBe(true);
     expect(selectsField(info, "teacher")).toBe(false);
+  });
+});
+
+describe("fieldsSelectedAt", () => {
+  it.each([
+    ["{ projects { items { project_id project_name } } }", ["project_id", "project_name"]],
+    ["{ projects { items { name: project_name, id } total } }", ["project_name", "id"]],
+    ["{ projects { items { ... on Project { teacher { teacher_id } } __typename } } }", ["teacher", "__typename"]],
+    [
+      "{ projects { ...Page items { end_date } } } fragment Page on ProjectPage { items { ...Item } } fragment Item on Project { start_date }",
+      ["end_date", "start_date"],
+    ],
+    ["{ projects { items { project_url @include(if: false) } } }", ["project_url"]],
+    ["{ projects { total } }", []],
+  ])("%s: the items' fields are %j", (source, expected) => {
+    expect([...fieldsSelectedAt(infoOf(source), ["items"])].sort()).toEqual([...expected].sort());
+  });
+});
+
+describe("recordFieldsFor", () => {
+  const record = ["a", "b", "c"] as const;
+  const computed = { __typename: [], link: ["c"] as const };
+
+  it("when only record fields and known computed fields are selected, then those record fields and the always ones are read", () => {
+    expect(recordFieldsFor(new Set(["b", "link", "__typename"]), record, computed, ["a"])?.sort()).toEqual([
+      "a",
+      "b",
+      "c",
+    ]);
+  });
+
+  it("when a selected field is neither a record field nor a known computed one, then every field is read", () => {
+    expect(recordFieldsFor(new Set(["b", "added_later"]), record, computed, ["a"])).toBeUndefined();
+  });
+
+  it("when a name is only inherited from Object.prototype, then it is not taken for a known computed field", () => {
+    expect(recordFieldsFor(new Set(["toString"]), record, computed, ["a"])).toBeUndefined();
   });
 });

@@ -3,7 +3,7 @@
 import type { Actor, ActorRole } from "../../auth/actor";
 import { idKey } from "../../db/id-key";
 import type { RecordOf } from "../../db/record-of";
-import { recordMapper } from "../../db/record-of";
+import { recordMapper, selectedRecordMapper } from "../../db/record-of";
 import type { ProjectChangeDoc, ProjectState } from "./project-changes.model";
 import type { ProjectDoc } from "./project.model";
 import { PROJECT_FIELDS } from "./project.model";
@@ -35,8 +35,14 @@ export interface ProjectChangeRecord {
 /** The `_id` of revision `revision` of project `projectId`: unique, so inserting it is the atomic claim. */
 export const revisionKey = (projectId: number, revision: number): string => `${idKey(projectId)}:${revision}`;
 
+/** A field of a project record. */
+export type ProjectField = keyof ProjectRecord;
+
 /** A stored project (or a project state of the change log) as the service hands it out. */
 export const toProjectRecord: (doc: ProjectState) => ProjectRecord = recordMapper(PROJECT_FIELDS, PROJECT_STORAGE_ONLY);
+
+/** A stored project read with only the `selected` fields, as a record holding just those. */
+export const toSelectedProjectRecord = selectedRecordMapper(PROJECT_FIELDS, PROJECT_STORAGE_ONLY);
 
 /** The fields of a change document (change log or legacy revision) that a history entry shows. */
 type ChangeFields = Pick<ProjectChangeDoc, "revision" | "operation" | "actor_id" | "actor_role" | "at" | "changes">;

@@ -22,7 +22,9 @@ import {
   stateOf,
   toChangeRecord,
   toProjectRecord,
+  toSelectedProjectRecord,
   type ProjectChangeRecord,
+  type ProjectField,
   type ProjectOperation,
   type ProjectRecord,
 } from "./project.records";
@@ -172,23 +174,31 @@ export class ProjectRepository {
   }
 
   /**
-   * Projects matching the query, by project_id; `limit + 1` are read so has_more needs no count.
+   * Projects matching the query, by project_id; `limit + 1` are read so has_more needs no count. With
+   * `options.fields`, only those fields are read, and each record holds just those.
    */
   async list(
     query: ProjectQuery,
     bounds: { offset: number; limit: number },
-    options: { total: boolean },
+    options: { total: boolean; fields?: readonly ProjectField[] },
   ): Promise<{ items: ProjectRecord[]; has_more: boolean; total?: number }> {
+    const { fields } = options;
+    const find = this.projects.find(query);
+    if (fields) find.select(Object.fromEntries(fields.map((field) => [field, 1])));
     const [docs, total] = await Promise.all([
-      this.projects
-        .find(query)
+      find
         .sort({ project_id: 1 })
         .skip(bounds.offset)
         .limit(bounds.limit + 1)
         .lean(),
       options.total ? this.projects.countDocuments(query) : undefined,
     ]);
-    return { items: docs.slice(0, bounds.limit).map(toProjectRecord), has_more: docs.length > bounds.limit, total };
+    const toRecord = fields ? toSelectedProjectRecord(fields) : toProjectRecord;
+    return {
+      items: docs.slice(0, bounds.limit).map((doc) => toRecord(doc)),
+      has_more: docs.length > bounds.limit,
+      total,
+    };
   }
 
   /** Projects by id, in key order, null for missing ids; one id is read like get(). */

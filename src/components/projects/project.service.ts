@@ -15,7 +15,7 @@ import { RecordGuard, type AnswerRules, type ReportUnanswerable } from "../../sh
 import { nameKey, validate } from "../../shared/validation";
 import type { TeacherService } from "../teachers";
 import { PROJECT_FIELDS, PROJECT_STORAGE_ONLY } from "./project.fields";
-import type { ProjectChangeRecord, ProjectRecord } from "./project.records";
+import type { ProjectChangeRecord, ProjectField, ProjectRecord } from "./project.records";
 import type { ChangeOutcome, ProjectQuery, ProjectRepository } from "./project.repository";
 import {
   AssignTeacherRequest,
@@ -31,7 +31,7 @@ import {
 import { assertTransition, initialStatusRule, statusesLeadingTo, type StatusWorkflow } from "./status-workflow";
 
 export type { CreateProjectValues, ProjectFilter } from "./project.schemas";
-export type { ProjectChangeRecord, ProjectRecord } from "./project.records";
+export type { ProjectChangeRecord, ProjectField, ProjectRecord } from "./project.records";
 
 /** What the output type of each returned field needs (see shared/record-guard.ts). */
 export const PROJECT_ANSWER_RULES: AnswerRules<ProjectRecord> = answerRulesOf(PROJECT_FIELDS, PROJECT_STORAGE_ONLY, {
@@ -138,16 +138,20 @@ export class ProjectService {
     return this.guard.oneOrNull(await this.projects.get(project_id));
   }
 
-  /** A page of projects; `total` is counted only when options.total (default true) asks for it. */
+  /**
+   * A page of projects; `total` is counted only when options.total (default true) asks for it. With
+   * options.fields, only those fields are read and checked (the fields a query asks for): each item holds just them.
+   */
   async list(
     filter: ProjectFilter = {},
     page?: PageRequest,
-    options: { total?: boolean } = {},
+    options: { total?: boolean; fields?: readonly ProjectField[] } = {},
   ): Promise<Page<ProjectRecord>> {
     const bounds = pageBounds(page);
     const query = queryOf(filter);
-    const { items, has_more, total } = await this.projects.list(query, bounds, { total: options.total ?? true });
-    return toPage(this.guard.keep(items), bounds, has_more, total);
+    const { fields } = options;
+    const read = await this.projects.list(query, bounds, { total: options.total ?? true, fields });
+    return toPage(this.guard.keep(read.items, fields), bounds, read.has_more, read.total);
   }
 
   /**

@@ -1,0 +1,130 @@
+// A page of projects reads only the fields its items' selection needs (a projection of the find, applied by the
+// embedded FerretDB's fast read path or by MongoDB), and answers exactly what a page read whole answers: for every
+// field of Project alone, for random sets of fields, through fragments and aliases. The record guard then checks the
+// fields answered: a stored value breaking a field nobody asked for no longer hides the project from that page.
+import type { mongo } from "mongoose";
+import { openDatabase } from "../../src/persistence";
+import { startTestApp, type GraphQLBody, type TestApp } from "../helpers/app";
+import { dropTestDatabase, testDbName, testMongoUri } from "../helpers/database";
+import { ADMIN, insertProjects, insertTeachers, range } from "./support";
+
+type Item = Record<string, unknown>;
+type PageBody = GraphQLBody<{ projects: { items: Item[] } }>;
+
+/** Every field of Project, each with what it selects below it. */
+const ALL_FIELDS: Record<string, string> = {
+  id: "id",
+  project_id: "project_id",
+  project_name: "project_name",
+  project_desc: "project_desc",
+  company_id: "company_id",
+  project_status: "project_status",
+  project_url: "project_url",
+  start_date: "start_date",
+  end_date: "end_date",
+  teacher_id: "teacher_id",
+  revision: "revision",
+  created_by: "created_by",
+  created_at: "created_at",
+  updated_at: "updated_at",
+  teacher: "teacher { teacher_id teacher_name }",
+  history: "history(limit: 2) { total items { revision operation } }",
+  __typename: "__typename",
+};
+
+/** The stored fields a selection of these Project fields reads (the find's projection), _id aside. */
+const READS: Record<string, string[]> = {
+  id: ["project_id"],
+  teacher: ["teacher_id"],
+  history: ["project_id", "revision"],
+};
+
+describe("a page reads the fields its items ask for", () => {
+  let t: TestApp;
+  let dbName: string;
+  beforeAll(async () => {
+    dbName = testDbName();
+    const db = await openDatabase(testMongoUri(), { dbName, monitorCommands: true });
+    t = await startTestApp({ db });
+    await insertTeachers(db, range(1, 3));
+    await insertProjects(
+      db,
+      range(1, 30).map((project_id) => ({
+        project_id,
+        teacher_id: project_id % 4 === 0 ? null : 1 + (project_id % 3),
+        project_url: project_id % 2 ? `https://example.org/${project_id}` : null,
+        company_id: 1 + (project_id % 5),
+        revision: 1 + (project_id % 3),
+        created_by: project_id % 3 ? `user-${project_id}` : null,
+      })),
+    );
+  });
+  afterAll(async () => {
+    await t.app.close();
+    await dropTestDatabase(t.db);
+  });
+
+  async function page(query: string): Promise<{ items: Item[]; projections: unknown[] }> {
+    const projections: unknown[] = [];
+    const listener = (event: mongo.CommandStartedEvent) => {
+      if (event.databaseName === dbName && event.commandName === "find" && event.command.find === "projects")
+        projections.push(event.command.projection ?? null);
+    };
+    const client = t.db.connection.getClient();
+    client.on("commandStarted", listener);
+    try {
+      const res = await t.http<PageBody>("POST", "/graphql", { body: { query }, headers: ADMIN });
+      expect(res.body.errors).toBeUndefined();
+      return { items: res.body.data!.projects.items, projections };
+    } finally {
+      client.off("commandStarted", listener);
+    }
+  }
+
+  const pageOf = (selection: string) => `{ projects(limit: 25, offset: 3) { items { ${selection} } } }`;
+
+  /** The whole page's items, each restricted to these fields. */
+  async function expectedItems(fields: string[]): Promise<Item[]> {
+    const whole = await page(pageOf(Object.values(ALL_FIELDS).join(" ")));
+    return whole.items.map((item) => Object.fromEntries(fields.map((f) => [f, item[f]])));
+  }
+
+  it("when each field of Project is asked for alone, then the find reads only what it needs and the items are the whole page's", async () => {
+    for (const [field, selection] of Object.entries(ALL_FIELDS)) {
+      const { items, projections } = await page(pageOf(selection));
+      expect(items).toEqual(await expectedItems([field]));
+      const reads = new Set(["project_id", ...(READS[field] ?? (field === "__typename" ? [] : [field]))]);
+      expect(projections).toEqual([Object.fromEntries([...reads].map((f) => [f, 1]))]);
+    }
+  });
+
+  it("when random sets of fields are asked for, then the items are the whole page's", async () => {
+    const names = Object.keys(ALL_FIELDS);
+    let seed = 7;
+    const next = () => (seed = (seed * 48271) % 2147483647) / 2147483647;
+    for (let i = 0; i < 25; i++) {
+      const fields = names.filter(() => next() < 0.35);
+      if (fields.length === 0) fields.push("project_name");
+      const { items } = await page(pageOf(fields.map((f) => ALL_FIELDS[f]).join(" ")));
+      expect(items).toEqual(await expectedItems(fields));
+    }
+  });
+
+  it("when fields come through fragments and aliases, then each is read and answered", async () => {
+    const { items, projections } = await page(
+      "{ projects(limit: 25, offset: 3) { ...Page } } fragment Page on ProjectPage { items { name: project_name ... on Project { end_date } ...Dates } } fragment Dates on Project { start_date }",
+    );
+    const expected = await expectedItems(["project_name", "end_date", "start_date"]);
+    expect(items).toEqual(expected.map(({ project_name, ...rest }) => ({ name: project_name, ...rest })));
+    expect(projections).toEqual([{ project_id: 1, project_name: 1, end_date: 1, start_date: 1 }]);
+  });
+
+  it("when a project breaks the rules in a field not asked for, then that page lists it; asked for, it is left out", async () => {
+    await insertProjects(t.db, [{ project_id: 40, company_id: 2 ** 31 }]);
+    const listed = async (selection: string) =>
+      (await page(`{ projects(limit: 100) { items { ${selection} } } }`)).items.map((p) => p.project_id);
+
+    expect(await listed("project_id project_name")).toContain(40);
+    expect(await listed("project_id company_id")).not.toContain(40);
+  });
+});
