@@ -66,7 +66,7 @@ export class RecordGuard<R extends object> {
    * the fields a query asks for), only those are checked: a field nobody asked for cannot break the answer.
    */
   keep(records: R[], fields?: readonly (keyof R)[]): R[] {
-    const checks = fields ? this.checks.filter(([field]) => fields.includes(field)) : this.checks;
+    const checks = this.checksOf(fields);
     // The same array when all are answerable (the usual case): no copy of every page.
     for (let i = 0; i < records.length; i++) {
       if (!this.meets(records[i], checks)) {
@@ -76,16 +76,24 @@ export class RecordGuard<R extends object> {
     return records;
   }
 
-  /** The record, if the API can answer it; else it is reported and the request fails as an internal error. */
-  one(record: R): R {
-    if (this.answerable(record)) return record;
+  /**
+   * The record, if the API can answer it (the `fields` it was read with, when given); else it is reported and the
+   * request fails as an internal error.
+   */
+  one(record: R, fields?: readonly (keyof R)[]): R {
+    if (this.meets(record, this.checksOf(fields))) return record;
     throw internalError(
       new Error(`${this.collection} ${String(record[this.idField])} breaks the contract's rules (npm run db:check)`),
     );
   }
 
-  oneOrNull(record: R | null): R | null {
-    return record === null ? null : this.one(record);
+  oneOrNull(record: R | null, fields?: readonly (keyof R)[]): R | null {
+    return record === null ? null : this.one(record, fields);
+  }
+
+  /** The checks of these fields (all when not given). */
+  private checksOf(fields: readonly (keyof R)[] | undefined): GuardChecks<R> {
+    return fields ? this.checks.filter(([field]) => fields.includes(field)) : this.checks;
   }
 
   /** Whether the record can be answered; reports it when not. */

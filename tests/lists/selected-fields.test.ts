@@ -1,7 +1,8 @@
-// A page of projects reads only the fields its items' selection needs (a projection of the find, applied by the
-// embedded FerretDB's fast read path or by MongoDB), and answers exactly what a page read whole answers: for every
-// field of Project alone, for random sets of fields, through fragments and aliases. The record guard then checks the
-// fields answered: a stored value breaking a field nobody asked for no longer hides the project from that page.
+// A page of projects, and a project by id, read only the fields the selection needs (a projection of the find,
+// applied by the embedded FerretDB's fast read path or by MongoDB), and answer exactly what a read of whole records
+// answers: for every field of Project alone, for random sets of fields, through fragments and aliases. The record
+// guard then checks the fields answered: a stored value breaking a field nobody asked for no longer hides the project
+// from that page, nor fails the read by id.
 import type { mongo } from "mongoose";
 import { openDatabase } from "../../src/persistence";
 import { startTestApp, type GraphQLBody, type TestApp } from "../helpers/app";
@@ -9,7 +10,7 @@ import { dropTestDatabase, testDbName, testMongoUri } from "../helpers/database"
 import { ADMIN, insertProjects, insertTeachers, range } from "./support";
 
 type Item = Record<string, unknown>;
-type PageBody = GraphQLBody<{ projects: { items: Item[] } }>;
+type PageBody = GraphQLBody<{ projects?: { items: Item[] }; project?: Item | null }>;
 
 /** Every field of Project, each with what it selects below it. */
 const ALL_FIELDS: Record<string, string> = {
@@ -39,7 +40,7 @@ const READS: Record<string, string[]> = {
   history: ["project_id", "revision"],
 };
 
-describe("a page reads the fields its items ask for", () => {
+describe("reads of projects take the fields the query asks for", () => {
   let t: TestApp;
   let dbName: string;
   beforeAll(async () => {
@@ -64,7 +65,7 @@ describe("a page reads the fields its items ask for", () => {
     await dropTestDatabase(t.db);
   });
 
-  async function page(query: string): Promise<{ items: Item[]; projections: unknown[] }> {
+  async function read(query: string): Promise<{ body: PageBody; projections: unknown[] }> {
     const projections: unknown[] = [];
     const listener = (event: mongo.CommandStartedEvent) => {
       if (event.databaseName === dbName && event.commandName === "find" && event.command.find === "projects")
@@ -74,11 +75,16 @@ describe("a page reads the fields its items ask for", () => {
     client.on("commandStarted", listener);
     try {
       const res = await t.http<PageBody>("POST", "/graphql", { body: { query }, headers: ADMIN });
-      expect(res.body.errors).toBeUndefined();
-      return { items: res.body.data!.projects.items, projections };
+      return { body: res.body, projections };
     } finally {
       client.off("commandStarted", listener);
     }
+  }
+
+  async function page(query: string): Promise<{ items: Item[]; projections: unknown[] }> {
+    const { body, projections } = await read(query);
+    expect(body.errors).toBeUndefined();
+    return { items: body.data!.projects!.items, projections };
   }
 
   const pageOf = (selection: string) => `{ projects(limit: 25, offset: 3) { items { ${selection} } } }`;
@@ -126,5 +132,29 @@ describe("a page reads the fields its items ask for", () => {
 
     expect(await listed("project_id project_name")).toContain(40);
     expect(await listed("project_id company_id")).not.toContain(40);
+  });
+
+  it("when a project by id is asked for with each field alone, then the find reads only what it needs and the answer is the whole record's", async () => {
+    const whole = await read(`{ project(projectId: 7) { ${Object.values(ALL_FIELDS).join(" ")} } }`);
+    expect(whole.body.errors).toBeUndefined();
+    for (const [field, selection] of Object.entries(ALL_FIELDS)) {
+      const { body, projections } = await read(`{ project(projectId: 7) { ${selection} } }`);
+      expect(body.errors).toBeUndefined();
+      expect(body.data!.project).toEqual({ [field]: whole.body.data!.project![field] });
+      const reads = new Set(["project_id", ...(READS[field] ?? (field === "__typename" ? [] : [field]))]);
+      expect(projections).toEqual([Object.fromEntries([...reads].map((f) => [f, 1]))]);
+    }
+  });
+
+  it("when a project by id breaks the rules in a field not asked for, then it is answered; asked for, it is an internal error", async () => {
+    await insertProjects(t.db, [{ project_id: 41, company_id: 2 ** 31 }]);
+
+    const fine = await read("{ project(projectId: 41) { project_id project_name } }");
+    const broken = await read("{ project(projectId: 41) { project_id company_id } }");
+
+    expect(fine.body.errors).toBeUndefined();
+    expect(fine.body.data!.project).toEqual({ project_id: 41, project_name: "Project 41" });
+    expect(broken.body.errors?.[0]?.extensions?.code).toBe("INTERNAL_SERVER_ERROR");
+    expect(broken.body.data?.project ?? null).toBeNull();
   });
 });

@@ -134,9 +134,12 @@ export class ProjectRepository {
     return (await this.projects.exists({ company_id, name_key })) !== null;
   }
 
-  async get(projectId: number): Promise<ProjectRecord | null> {
-    const doc = await this.projects.findOne({ _id: idKey(projectId) }).lean();
-    return doc ? toProjectRecord(doc) : null;
+  /** A project by id; with `fields`, only those are read, and the record holds just those. */
+  async get(projectId: number, fields?: readonly ProjectField[]): Promise<ProjectRecord | null> {
+    const find = this.projects.findOne({ _id: idKey(projectId) });
+    if (fields) find.select(projectionOf(fields));
+    const doc = await find.lean();
+    return doc ? (fields ? toSelectedProjectRecord(fields) : toProjectRecord)(doc) : null;
   }
 
   /** Applies one change as one conditional update (see the header), then records it in the log. */
@@ -184,7 +187,7 @@ export class ProjectRepository {
   ): Promise<{ items: ProjectRecord[]; has_more: boolean; total?: number }> {
     const { fields } = options;
     const find = this.projects.find(query);
-    if (fields) find.select(Object.fromEntries(fields.map((field) => [field, 1])));
+    if (fields) find.select(projectionOf(fields));
     const [docs, total] = await Promise.all([
       find
         .sort({ project_id: 1 })
@@ -283,4 +286,9 @@ export class ProjectRepository {
     // Projects stored before revisions existed have no entry for revision 1.
     return docs.flatMap((doc) => (doc ? [toChangeRecord(doc)] : []));
   }
+}
+
+/** The projection that reads these fields only (and `_id`, as MongoDB's inclusions do). */
+function projectionOf(fields: readonly ProjectField[]): Record<string, 1> {
+  return Object.fromEntries(fields.map((field) => [field, 1]));
 }

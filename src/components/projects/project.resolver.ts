@@ -27,8 +27,9 @@ export class ProjectResolver {
   project(
     @Arg("projectId", () => Int, { description: "The project's project_id" }) projectId: number,
     @Ctx() ctx: Context,
+    @Info() info: GraphQLResolveInfo,
   ): Promise<ProjectRecord | null> {
-    return ctx.services.projects.get(projectId);
+    return ctx.services.projects.get(projectId, { fields: projectFieldsFor(fieldsSelectedAt(info, [])) });
   }
 
   @Authorized(rolesFor("projects"))

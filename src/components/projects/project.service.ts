@@ -133,9 +133,10 @@ export class ProjectService {
     return this.guard.one(result(project_id, outcome));
   }
 
-  async get(projectId: number): Promise<ProjectRecord | null> {
+  /** A project by id; with options.fields, only those fields are read and checked, and the record holds just them. */
+  async get(projectId: number, options: { fields?: readonly ProjectField[] } = {}): Promise<ProjectRecord | null> {
     const { projectId: project_id } = validate(ProjectIdArg, { projectId });
-    return this.guard.oneOrNull(await this.projects.get(project_id));
+    return this.guard.oneOrNull(await this.projects.get(project_id, options.fields), options.fields);
   }
 
   /**
