@@ -8,7 +8,7 @@
 // while the answer held millions of values. graphql-query-complexity hands each field its arguments and its
 // children's cost, so a list costs `limit` times what one item costs, and lists nested in lists multiply.
 // type-graphql writes a field's `complexity` option into the schema's field extensions, where the estimator reads it.
-import type { DocumentNode, GraphQLSchema } from "graphql";
+import { getVariableValues, Kind, visit, type DocumentNode, type GraphQLSchema } from "graphql";
 import {
   fieldExtensionsEstimator,
   getComplexity,
@@ -63,8 +63,88 @@ const ESTIMATORS: ComplexityEstimator[] = [
   simpleEstimator({ defaultComplexity: 1 }),
 ];
 
-/** The cost of the operation of a document that passed validation; throws past `maxQueryNodes` nodes visited. */
+/**
+ * The arguments the estimators read (listCost, connectionCost, federation's entitiesCost, limitArgumentEstimator),
+ * and `if` of @skip/@include, which the walk applies: a cost depends on the variables given to these only. An
+ * estimator reading another argument must add it here, or costs would be taken from another request's variables.
+ */
+export const COST_ARGUMENTS: ReadonlySet<string> = new Set(["limit", "first", "last", "ids", "representations", "if"]);
+
+/** Costs already worked out, per schema and document (the parsed document is reused for the same text). */
+const costs = new WeakMap<GraphQLSchema, WeakMap<DocumentNode, DocumentCosts>>();
+
+interface DocumentCosts {
+  /** The variables the cost depends on: those used in COST_ARGUMENTS. */
+  variables: string[];
+  /** Cost by operation name and the values of those variables. */
+  byKey: Map<string, number>;
+}
+
+/** Costs kept per document (the values of its cost variables differ); the oldest go first. */
+const COSTS_PER_DOCUMENT = 64;
+
+/** Longer keys (large id lists or representations) are not kept. */
+const MAX_KEY_LENGTH = 512;
+
+/**
+ * The cost of the operation of a document that passed validation; throws past `maxQueryNodes` nodes visited. A
+ * cost once worked out for a document, an operation and the values of the variables it depends on is reused (the
+ * walk was a fifteenth of a request by id); a throw is not kept.
+ */
 export function queryCost(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  variables?: Record<string, unknown>,
+  operationName?: string | null,
+  maxQueryNodes = 10_000,
+): number {
+  let bySchema = costs.get(schema);
+  if (!bySchema) costs.set(schema, (bySchema = new WeakMap()));
+  let known = bySchema.get(document);
+  if (!known) bySchema.set(document, (known = { variables: costVariablesOf(document), byKey: new Map() }));
+  // [] for a variable not given (its default applies), [value] for one given (null included).
+  const key = JSON.stringify([
+    operationName ?? null,
+    known.variables.map((name) => (variables && Object.hasOwn(variables, name) ? [variables[name]] : [])),
+  ]);
+  const cached = known.byKey.get(key);
+  if (cached !== undefined) {
+    // Variables of the wrong type throw, as the walk throws them (the other variables did not count for the key).
+    const operation = document.definitions.find(
+      (d) => d.kind === Kind.OPERATION_DEFINITION && (operationName == null || d.name?.value === operationName),
+    );
+    if (operation?.kind === Kind.OPERATION_DEFINITION) {
+      const { errors } = getVariableValues(schema, operation.variableDefinitions ?? [], variables ?? {});
+      if (errors?.length) throw errors[0];
+    }
+    return cached;
+  }
+  const cost = walkCost(schema, document, variables, operationName, maxQueryNodes);
+  if (key.length <= MAX_KEY_LENGTH) {
+    if (known.byKey.size >= COSTS_PER_DOCUMENT) known.byKey.delete(known.byKey.keys().next().value!);
+    known.byKey.set(key, cost);
+  }
+  return cost;
+}
+
+/** The names of the variables used, anywhere in their value, by arguments named in COST_ARGUMENTS. */
+function costVariablesOf(document: DocumentNode): string[] {
+  const names = new Set<string>();
+  visit(document, {
+    Argument(argument) {
+      if (!COST_ARGUMENTS.has(argument.name.value)) return;
+      visit(argument.value, {
+        [Kind.VARIABLE](variable) {
+          names.add(variable.name.value);
+        },
+      });
+    },
+  });
+  return [...names].sort();
+}
+
+/** The cost as graphql-query-complexity's walk gives it. */
+export function walkCost(
   schema: GraphQLSchema,
   document: DocumentNode,
   variables?: Record<string, unknown>,
