@@ -100,7 +100,7 @@ func main() {
 		Handler:  "sqlite",
 		// WAL is FerretDB's default; synchronous=NORMAL (safe with WAL: a crash of this process or of the service
 		// loses nothing, only a power cut may lose the last commits) spares an fsync on every write.
-		SQLiteURL: "file:" + filepath.ToSlash(dir) + "/?_pragma=synchronous(normal)",
+		SQLiteURL: "file:" + filepath.ToSlash(dir) + "/?_pragma=synchronous(normal)&_pragma=mmap_size(268435456)",
 	})
 	if err != nil {
 		fail(err)
