@@ -6,6 +6,8 @@
 //   refuse each one alike, store nothing, and keep serving.
 // - Reads run through statements prepared once per SQL text: after the collection or its database is dropped and
 //   made again, or an index is added, a repeated read answers from what is stored now.
+// - Commands' parameters are read through struct tags parsed once per type: commands with unknown, missing,
+//   ignored, unimplemented and mistyped parameters get the answer FerretDB's own reading gives, field by field.
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -95,6 +97,75 @@ describe("the embedded FerretDB and FerretDB's own check", () => {
       await coll.insertMany(docs);
       expect(await coll.find({}).sort({ _id: 1 }).toArray()).toEqual(docs);
     }
+  });
+});
+
+/** Commands whose parameters FerretDB reads through its struct tags, well formed and not. */
+const COMMANDS: Record<string, unknown>[] = [
+  { find: "p", filter: { x: 1 }, projection: { x: 1 }, sort: { _id: 1 }, limit: 2, batchSize: 1, singleBatch: true },
+  { find: "p", unknownField: 1 },
+  { find: "p", filter: 5 },
+  { find: "p", limit: -1 },
+  { find: "p", skip: "x" },
+  { find: "p", tailable: true },
+  { find: "p", returnKey: true },
+  { find: "p", showRecordId: true, noCursorTimeout: true },
+  { find: "p", hint: { _id: 1 }, comment: "c", maxTimeMS: 1000, allowDiskUse: true },
+  { find: "p", collation: { locale: "fr" } },
+  { find: "p", min: { _id: 1 } },
+  { count: "p", query: { x: 1 }, limit: 1, skip: 1 },
+  { count: "p", query: 1 },
+  { count: "p", bogus: true },
+  { insert: "p", documents: [{ _id: 1, x: 1 }], ordered: true },
+  { insert: "p" },
+  { insert: "p", documents: [{ _id: 2 }], bypassDocumentValidation: true },
+  { update: "p", updates: [{ q: { _id: 1 }, u: { $set: { x: 2 } }, upsert: false, multi: false }] },
+  { update: "p", updates: [{ q: { _id: 1 }, u: { $set: { x: 3 } }, collation: { locale: "fr" } }] },
+  { update: "p", updates: [{ q: { _id: 1 } }] },
+  { update: "p", updates: [{ u: { $set: { x: 4 } }, extra: 1 }] },
+  { delete: "p", deletes: [{ q: { _id: 9 }, limit: 1 }] },
+  { delete: "p", deletes: [{ q: { _id: 9 } }] },
+  { delete: "p", deletes: [{ q: { _id: 9 }, limit: 1, hint: "x" }] },
+  { findAndModify: "p", query: { _id: 1 }, update: { $inc: { x: 1 } }, new: true },
+  { findAndModify: "p", query: { _id: 1 }, remove: "yes" },
+  { findAndModify: "p", query: { _id: 1 }, update: { $inc: { x: 1 } }, writeConcern: { w: 1 }, arrayFilters: [] },
+  { aggregate: "p", pipeline: [{ $match: { x: { $gt: 0 } } }], cursor: {} },
+  { aggregate: "p", pipeline: [] },
+  { aggregate: "p", pipeline: [], cursor: {}, explain: true },
+  { distinct: "p", key: "x" },
+  { distinct: "p" },
+  { listCollections: 1, filter: { name: "p" }, nameOnly: true, authorizedCollections: false },
+  { listIndexes: "p" },
+  { createIndexes: "p", indexes: [{ key: { x: 1 }, name: "x_1" }] },
+  { createIndexes: "p", indexes: [{ key: { x: 1 } }] },
+  { dropIndexes: "p", index: "x_1" },
+  { dropIndexes: "p" },
+];
+
+/** A command's answer as a client sees it (its error's code and message, without numbers that vary). */
+async function answer(program: (typeof programs)[number], command: Record<string, unknown>): Promise<string> {
+  try {
+    const reply = await program.client!.db("params").command(command);
+    return `ok ${JSON.stringify({ ...reply, cursor: reply.cursor ? { ...reply.cursor, id: "<id>" } : undefined })}`;
+  } catch (error) {
+    const e = error as { code?: number; message: string };
+    return `error ${e.code}: ${e.message}`;
+  }
+}
+
+describe("command parameters read through tags parsed once per type", () => {
+  it("when commands with good, unknown, missing, ignored, unimplemented and mistyped parameters run, then each answer is FerretDB's own", async () => {
+    const answers: string[][] = [];
+    for (const program of programs) {
+      await program.client!.db("params").dropDatabase();
+      const seen: string[] = [];
+      for (const command of COMMANDS) seen.push(await answer(program, command));
+      answers.push(seen);
+    }
+    expect(answers[0]).toEqual(answers[1]);
+    // Both kinds are there: commands answered and commands refused for their parameters.
+    expect(answers[0].filter((a) => a.startsWith("ok")).length).toBeGreaterThan(10);
+    expect(answers[0].filter((a) => a.startsWith("error")).length).toBeGreaterThan(10);
   });
 });
 
