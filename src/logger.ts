@@ -21,7 +21,5 @@ export function createLogger(options: { level: string; production: boolean }): L
       pretty({ colorize: true, translateTime: "HH:MM:ss.l", ignore: "pid,hostname", singleLine: true, sync: true }),
     );
   }
-  // Written asynchronously: lines logged while a write is under way go out together in the next one (one write per
-  // request line was a fourteenth of a request by id under load), and what is left is written at exit.
-  return pino(base, pino.destination({ dest: 1, sync: false }));
+  return pino(base);
 }
