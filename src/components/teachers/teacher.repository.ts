@@ -42,8 +42,9 @@ export class TeacherRepository {
     return (await this.teachers.exists({ _id: idKey(teacher_id) })) !== null;
   }
 
-  /** Results in key order, null for missing ids. */
+  /** Results in key order, null for missing ids; one id is read like get() (by `_id`, one document, one batch). */
   async findByIds(ids: readonly number[]): Promise<(TeacherRecord | null)[]> {
+    if (ids.length === 1) return [await this.get(ids[0])];
     const docs = await this.teachers.find({ teacher_id: { $in: [...ids] } }).lean();
     const byId = new Map(docs.map((d) => [d.teacher_id, toTeacherRecord(d)]));
     return ids.map((id) => byId.get(id) ?? null);
