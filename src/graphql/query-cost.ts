@@ -76,7 +76,7 @@ const costs = new WeakMap<GraphQLSchema, WeakMap<DocumentNode, DocumentCosts>>()
 interface DocumentCosts {
   /** The variables the cost depends on: those used in COST_ARGUMENTS. */
   variables: string[];
-  /** Cost by operation name and the values of those variables. */
+  /** Cost by operation name, node limit and the values of those variables. */
   byKey: Map<string, number>;
 }
 
@@ -105,6 +105,7 @@ export function queryCost(
   // [] for a variable not given (its default applies), [value] for one given (null included).
   const key = JSON.stringify([
     operationName ?? null,
+    maxQueryNodes,
     known.variables.map((name) => (variables && Object.hasOwn(variables, name) ? [variables[name]] : [])),
   ]);
   const cached = known.byKey.get(key);
