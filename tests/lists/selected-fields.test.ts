@@ -1,4 +1,4 @@
-// A page of projects, and a project by id, read only the fields the selection needs (a projection of the find,
+// A page of projects, a teacher's page of projects, and a project by id, read only the fields the selection needs (a projection of the find,
 // applied by the embedded FerretDB's fast read path or by MongoDB), and answer exactly what a read of whole records
 // answers: for every field of Project alone, for random sets of fields, through fragments and aliases. The record
 // guard then checks the fields answered: a stored value breaking a field nobody asked for no longer hides the project
@@ -10,7 +10,11 @@ import { dropTestDatabase, testDbName, testMongoUri } from "../helpers/database"
 import { ADMIN, insertProjects, insertTeachers, range } from "./support";
 
 type Item = Record<string, unknown>;
-type PageBody = GraphQLBody<{ projects?: { items: Item[] }; project?: Item | null }>;
+type PageBody = GraphQLBody<{
+  projects?: { items: Item[] };
+  project?: Item | null;
+  teachers?: { items: { teacher_id: number; projects: Item[] }[] };
+}>;
 
 /** Every field of Project, each with what it selects below it. */
 const ALL_FIELDS: Record<string, string> = {
@@ -156,5 +160,54 @@ describe("reads of projects take the fields the query asks for", () => {
     expect(fine.body.data!.project).toEqual({ project_id: 41, project_name: "Project 41" });
     expect(broken.body.errors?.[0]?.extensions?.code).toBe("INTERNAL_SERVER_ERROR");
     expect(broken.body.data?.project ?? null).toBeNull();
+  });
+
+  it("when a teacher's page of projects asks for each field alone or random sets, then every find reads only what they need and the items are the whole page's", async () => {
+    const teacherPages = async (selection: string) => {
+      const { body, projections } = await read(
+        `{ teachers(limit: 3) { items { teacher_id projects(offset: 1, limit: 4) { ${selection} } } } }`,
+      );
+      expect(body.errors).toBeUndefined();
+      return { teachers: body.data!.teachers!.items, projections };
+    };
+    const whole = await teacherPages(Object.values(ALL_FIELDS).join(" "));
+    expect(whole.teachers.map((t) => t.projects.length)).toEqual([4, 4, 4]);
+    const restricted = (fields: string[]) =>
+      whole.teachers.map((t) => ({
+        teacher_id: t.teacher_id,
+        projects: t.projects.map((p) => Object.fromEntries(fields.map((f) => [f, p[f]]))),
+      }));
+
+    for (const [field, selection] of Object.entries(ALL_FIELDS)) {
+      const { teachers, projections } = await teacherPages(selection);
+      expect(teachers).toEqual(restricted([field]));
+      const reads = new Set(["project_id", ...(READS[field] ?? (field === "__typename" ? [] : [field]))]);
+      expect(projections).toEqual(Array(3).fill(Object.fromEntries([...reads].map((f) => [f, 1]))));
+    }
+    let seed = 11;
+    const next = () => (seed = (seed * 48271) % 2147483647) / 2147483647;
+    for (let i = 0; i < 10; i++) {
+      const fields = Object.keys(ALL_FIELDS).filter(() => next() < 0.35);
+      if (fields.length === 0) fields.push("end_date");
+      const { teachers } = await teacherPages(fields.map((f) => ALL_FIELDS[f]).join(" "));
+      expect(teachers).toEqual(restricted(fields));
+    }
+  });
+
+  it("when two selections of a teacher's projects ask for other fields in one request, then each answers its own fields", async () => {
+    const { body } = await read(
+      "{ teachers(limit: 2) { items { a: projects(limit: 2) { project_name } b: projects(limit: 2) { start_date revision } } } }",
+    );
+    const whole = await read(
+      "{ teachers(limit: 2) { items { projects(limit: 2) { project_name start_date revision } } } }",
+    );
+    expect(body.errors).toBeUndefined();
+    const items = (body.data!.teachers!.items as unknown as { a: Item[]; b: Item[] }[]).map(({ a, b }) => ({ a, b }));
+    expect(items).toEqual(
+      whole.body.data!.teachers!.items.map((t) => ({
+        a: t.projects.map((p) => ({ project_name: p.project_name })),
+        b: t.projects.map((p) => ({ start_date: p.start_date, revision: p.revision })),
+      })),
+    );
   });
 });

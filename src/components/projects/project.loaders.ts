@@ -1,13 +1,14 @@
 // Per-request DataLoaders of project relations: one batched query per relation (and page) per request.
 import DataLoader from "dataloader";
 import type { Connection, ConnectionRequest } from "../../shared/keyset-pagination";
-import type { ProjectRecord, ProjectService } from "./project.service";
+import type { ProjectField, ProjectRecord, ProjectService } from "./project.service";
 
-/** One page of one teacher's projects (Teacher.projects(offset, limit)). */
+/** One page of one teacher's projects (Teacher.projects(offset, limit)), and the fields to read (all: undefined). */
 export interface TeacherProjectsKey {
   teacher_id: number;
   offset: number;
   limit: number;
+  fields?: readonly ProjectField[];
 }
 
 /** One cursor page of one teacher's projects (Teacher.projectsConnection), and whether to count them. */
@@ -31,10 +32,10 @@ export function createProjectLoaders(projects: ProjectService): ProjectLoaders {
       (keys) =>
         byPage(
           keys,
-          ({ offset, limit }) => ({ offset, limit }),
-          (teacherIds, page) => projects.findByTeacherIds(teacherIds, page),
+          ({ offset, limit, fields }) => ({ offset, limit, fields }),
+          (teacherIds, { fields, ...page }) => projects.findByTeacherIds(teacherIds, page, { fields }),
         ),
-      { cacheKeyFn: (key) => `${key.teacher_id}:${key.offset}:${key.limit}` },
+      { cacheKeyFn: (key) => `${key.teacher_id}:${key.offset}:${key.limit}:${key.fields?.join(",") ?? "*"}` },
     ),
     projectsConnectionByTeacherId: new DataLoader(
       (keys) =>

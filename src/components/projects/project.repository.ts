@@ -254,17 +254,16 @@ export class ProjectRepository {
   async findByTeacherIds(
     teacherIds: readonly number[],
     bounds: { offset: number; limit: number },
+    fields?: readonly ProjectField[],
   ): Promise<ProjectRecord[][]> {
     const ids = [...new Set(teacherIds)];
+    const toRecord = fields ? toSelectedProjectRecord(fields) : toProjectRecord;
     const pages = await Promise.all(
       ids.map(async (teacher_id) => {
-        const docs = await this.projects
-          .find({ teacher_id })
-          .sort({ project_id: 1 })
-          .skip(bounds.offset)
-          .limit(bounds.limit)
-          .lean();
-        return [teacher_id, docs.map(toProjectRecord)] as const;
+        const find = this.projects.find({ teacher_id });
+        if (fields) find.select(projectionOf(fields));
+        const docs = await find.sort({ project_id: 1 }).skip(bounds.offset).limit(bounds.limit).lean();
+        return [teacher_id, docs.map((doc) => toRecord(doc))] as const;
       }),
     );
     const byTeacher = new Map(pages);

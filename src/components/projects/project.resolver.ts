@@ -7,16 +7,12 @@ import { listCost } from "../../graphql/query-cost";
 import { actorOf } from "../../auth/actor";
 import type { Context } from "../../graphql/context";
 import { PageArgs } from "../../graphql/page.types";
-import { fieldsSelectedAt, recordFieldsFor, selectsField, selectsPath } from "../../graphql/selection";
+import { fieldsSelectedAt, selectsField, selectsPath } from "../../graphql/selection";
 import type { TeacherRecord } from "../teachers";
 import { Teacher } from "../teachers/graphql";
 import { AssignTeacherArgs, CreateProjectInput, ProjectListArgs, UpdateProjectStatusArgs } from "./project.inputs";
-import {
-  PROJECT_ANSWER_RULES,
-  type ProjectChangeRecord,
-  type ProjectField,
-  type ProjectRecord,
-} from "./project.service";
+import type { ProjectChangeRecord, ProjectRecord } from "./project.service";
+import { projectFieldsFor } from "./project.selection";
 import type { Page } from "../../shared/pagination";
 import { Project, ProjectChangePage, ProjectPage, ProjectPayload } from "./project.type";
 
@@ -114,22 +110,4 @@ export class ProjectResolver {
 async function loadTeachersOf(projects: readonly ProjectRecord[], ctx: Context): Promise<void> {
   const ids = [...new Set(projects.flatMap((p) => (p.teacher_id == null ? [] : [p.teacher_id])))];
   if (ids.length > 0) await ctx.loaders.teacherById.loadMany(ids);
-}
-
-const PROJECT_RECORD_FIELDS = Object.keys(PROJECT_ANSWER_RULES) as ProjectField[];
-
-/**
- * What each field of Project that is not a record field reads of the record. A field added to Project and missing
- * here makes a selection holding it read whole records (recordFieldsFor).
- */
-const PROJECT_COMPUTED_FIELDS: Record<string, readonly ProjectField[]> = {
-  __typename: [],
-  id: ["project_id"],
-  teacher: ["teacher_id"],
-  history: ["project_id", "revision"],
-};
-
-/** The record fields a selection of Project reads (undefined: all); project_id always (the key, the Node type). */
-function projectFieldsFor(selected: ReadonlySet<string>): ProjectField[] | undefined {
-  return recordFieldsFor(selected, PROJECT_RECORD_FIELDS, PROJECT_COMPUTED_FIELDS, ["project_id"]);
 }

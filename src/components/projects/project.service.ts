@@ -209,9 +209,13 @@ export class ProjectService {
    * Batch read for loaders: one page (offset/limit, checked like every page) of each teacher's projects, in key
    * order, ordered by project_id.
    */
-  async findByTeacherIds(teacherIds: readonly number[], page?: PageRequest): Promise<ProjectRecord[][]> {
-    const lists = await this.projects.findByTeacherIds(teacherIds, pageBounds(page));
-    return lists.map((projects) => this.guard.keep(projects));
+  async findByTeacherIds(
+    teacherIds: readonly number[],
+    page?: PageRequest,
+    options: { fields?: readonly ProjectField[] } = {},
+  ): Promise<ProjectRecord[][]> {
+    const lists = await this.projects.findByTeacherIds(teacherIds, pageBounds(page), options.fields);
+    return lists.map((projects) => this.guard.keep(projects, options.fields));
   }
 }
 

@@ -1,12 +1,15 @@
 // Teacher.projects: a page of a teacher's projects. It extends the teachers' GraphQL type from here, the component
 // whose data it returns, so the dependency runs one way: projects know teachers, teachers know nothing of projects.
-import { Args, Ctx, FieldResolver, Resolver, Root } from "type-graphql";
+import type { GraphQLResolveInfo } from "graphql";
+import { Args, Ctx, FieldResolver, Info, Resolver, Root } from "type-graphql";
 import type { Context } from "../../graphql/context";
+import { fieldsSelectedAt } from "../../graphql/selection";
 import { PageArgs } from "../../graphql/page.types";
 import { listCost } from "../../graphql/query-cost";
 import type { TeacherRecord } from "../teachers";
 import { Teacher } from "../teachers/graphql";
 import type { ProjectRecord } from "./project.service";
+import { projectFieldsFor } from "./project.selection";
 import { Project } from "./project.type";
 
 @Resolver(() => Teacher)
@@ -19,7 +22,9 @@ export class TeacherProjectsResolver {
     @Root() teacher: TeacherRecord,
     @Args() { offset, limit }: PageArgs,
     @Ctx() ctx: Context,
+    @Info() info: GraphQLResolveInfo,
   ): Promise<ProjectRecord[]> {
-    return ctx.loaders.projectsByTeacherId.load({ teacher_id: teacher.teacher_id, offset, limit });
+    const fields = projectFieldsFor(fieldsSelectedAt(info, []));
+    return ctx.loaders.projectsByTeacherId.load({ teacher_id: teacher.teacher_id, offset, limit, fields });
   }
 }
