@@ -12,27 +12,13 @@ export function selectsField(info: GraphQLResolveInfo, name: string): boolean {
  * teacher (through fragments too, in any of the places the path's fields are selected).
  */
 export function selectsPath(info: GraphQLResolveInfo, path: readonly string[]): boolean {
-  const visited = new Set<string>();
-  const search = (set: SelectionSetNode | undefined, depth: number): boolean =>
-    !!set &&
-    set.selections.some((selection) => {
-      if (selection.kind === "Field") {
-        if (selection.name.value !== path[depth]) return false;
-        return depth === path.length - 1 || search(selection.selectionSet, depth + 1);
-      }
-      if (selection.kind === "InlineFragment") return search(selection.selectionSet, depth);
-      const fragmentName = `${selection.name.value}@${depth}`;
-      if (visited.has(fragmentName)) return false;
-      visited.add(fragmentName);
-      return search(info.fragments[selection.name.value]?.selectionSet, depth);
-    });
-  // @skip/@include are not evaluated: a conditionally selected field counts as selected (it may be asked for).
-  return info.fieldNodes.some((node) => search(node.selectionSet, 0));
+  return fieldsSelectedAt(info, path.slice(0, -1)).has(path[path.length - 1]);
 }
 
 /**
  * The names of the fields selected at the path below the field being resolved (e.g. ["items"]: the fields of a
  * page's items), through fragments too, wherever the path is selected; aliases give their field's name.
+ * @skip/@include are not evaluated: a conditionally selected field counts as selected (it may be asked for).
  */
 export function fieldsSelectedAt(info: GraphQLResolveInfo, path: readonly string[]): Set<string> {
   const names = new Set<string>();

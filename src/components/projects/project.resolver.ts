@@ -7,7 +7,7 @@ import { listCost } from "../../graphql/query-cost";
 import { actorOf } from "../../auth/actor";
 import type { Context } from "../../graphql/context";
 import { PageArgs } from "../../graphql/page.types";
-import { fieldsSelectedAt, selectsField, selectsPath } from "../../graphql/selection";
+import { fieldsSelectedAt, selectsField } from "../../graphql/selection";
 import type { TeacherRecord } from "../teachers";
 import { Teacher } from "../teachers/graphql";
 import { AssignTeacherArgs, CreateProjectInput, ProjectListArgs, UpdateProjectStatusArgs } from "./project.inputs";
@@ -38,13 +38,14 @@ export class ProjectResolver {
     @Ctx() ctx: Context,
     @Info() info: GraphQLResolveInfo,
   ) {
+    const itemFields = fieldsSelectedAt(info, ["items"]);
     const page = await ctx.services.projects.list(
       filter ?? {},
       { offset, limit },
-      { total: selectsField(info, "total"), fields: projectFieldsFor(fieldsSelectedAt(info, ["items"])) },
+      { total: selectsField(info, "total"), fields: projectFieldsFor(itemFields) },
     );
     // The page's teachers in one batched query now, so each item's teacher answers at once (settled-loader.ts).
-    if (selectsPath(info, ["items", "teacher"])) await loadTeachersOf(page.items, ctx);
+    if (itemFields.has("teacher")) await loadTeachersOf(page.items, ctx);
     return page;
   }
 
