@@ -16,7 +16,7 @@ import type { EmbeddedDatabase, Progress } from "./embedded-server";
 const SOURCE_DIR = path.join(REPO_ROOT, "tools", "ferretdb");
 /** Changes to FerretDB's own files (unified diffs, paths relative to the module's root), applied in this order: each
  * patch is written against FerretDB's files as the patches before it left them. */
-const PATCH_FILES = ["pushdown.patch", "atomic.patch", "readpath.patch"];
+const PATCH_FILES = ["pushdown.patch", "atomic.patch", "readpath.patch", "lookup.patch"];
 /** Files added to FerretDB's packages, at their paths in the module (a leading "_" hides them from Go tools). */
 const ADDED_DIR = "_added";
 const FERRETDB_MODULE = "github.com/FerretDB/FerretDB";
@@ -178,6 +178,8 @@ export interface FerretDbOptions {
   pushdown?: boolean;
   /** false: FerretDB's own read-then-write updates, findAndModify and deletes, not atomic (default true). */
   atomic?: boolean;
+  /** false: no $lookup stage, as in FerretDB 1.24 itself (default true; tools/ferretdb/lookup.patch). */
+  lookup?: boolean;
   /** A file to which every SQL statement FerretDB runs is appended (for explainSqlLog). */
   sqlLog?: string;
   /**
@@ -201,7 +203,9 @@ export async function startFerretDb(
   delete env.FERRETDB_EMBEDDED_ATOMIC;
   delete env.FERRETDB_EMBEDDED_SQL_LOG;
   delete env.FERRETDB_EMBEDDED_READPATH;
+  delete env.FERRETDB_EMBEDDED_LOOKUP;
   if (options.pushdown === false) env.FERRETDB_EMBEDDED_PUSHDOWN = "off";
+  if (options.lookup === false) env.FERRETDB_EMBEDDED_LOOKUP = "off";
   if (options.atomic === false) env.FERRETDB_EMBEDDED_ATOMIC = "off";
   if (options.readpath && options.readpath !== "on") env.FERRETDB_EMBEDDED_READPATH = options.readpath;
   if (options.sqlLog) env.FERRETDB_EMBEDDED_SQL_LOG = options.sqlLog;

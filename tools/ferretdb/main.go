@@ -12,8 +12,9 @@
 // It is built with the project's patches of FerretDB (the *.patch files and the files under _added, applied by the
 // Node side at build time): filters, sorts, skips, limits and counts reach SQLite and its indexes (pushdown.patch),
 // and updates, findAndModify and deletes are atomic per document, as on MongoDB (atomic.patch; buildInfo then says
-// embeddedAtomicWrites: true). The environment variables FERRETDB_EMBEDDED_PUSHDOWN=off and
-// FERRETDB_EMBEDDED_ATOMIC=off turn these off at run time (FerretDB's own behaviour).
+// embeddedAtomicWrites: true), and aggregate has the $lookup stage in its equality form (lookup.patch; buildInfo
+// says embeddedLookup: true). The environment variables FERRETDB_EMBEDDED_PUSHDOWN=off, FERRETDB_EMBEDDED_ATOMIC=off
+// and FERRETDB_EMBEDDED_LOOKUP=off turn these off at run time (FerretDB's own behaviour).
 //
 // FERRETDB_EMBEDDED_PPROF=<host:port> (e.g. 127.0.0.1:6060) serves Go's profiles (net/http/pprof) there, for
 // `go tool pprof http://<host:port>/debug/pprof/profile?seconds=20`; off unless set.

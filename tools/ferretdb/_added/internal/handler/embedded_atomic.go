@@ -365,13 +365,22 @@ func (h *Handler) embeddedExecDelete(ctx context.Context, dbName, collName strin
 
 // embeddedBuildInfo answers buildInfo with `embeddedAtomicWrites: true` (before `ok`) while the locks are on: the
 // service checks it at start to know it runs on a database with MongoDB's single-document guarantees.
+//
+// It also says `embeddedLookup: true` unless FERRETDB_EMBEDDED_LOOKUP=off: aggregate has the $lookup stage
+// (embedded_lookup.go), which the service's read of a project with its teacher uses.
 func embeddedBuildInfo(doc *types.Document) (*wire.OpMsg, error) {
+	ok, _ := doc.Get("ok")
+	doc.Remove("ok")
+
 	if !embeddedAtomicOff {
-		ok, _ := doc.Get("ok")
-		doc.Remove("ok")
 		doc.Set("embeddedAtomicWrites", true)
-		doc.Set("ok", ok)
 	}
+
+	if !embeddedLookupOff {
+		doc.Set("embeddedLookup", true)
+	}
+
+	doc.Set("ok", ok)
 
 	return documentOpMsg(doc)
 }
