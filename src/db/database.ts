@@ -93,7 +93,7 @@ export async function connectDatabase<M extends object>(
     ...(options.maxPoolSize ? { maxPoolSize: options.maxPoolSize } : {}),
   });
   await connection.asPromise();
-  await refuseNonAtomicFerretDb(connection);
+  await refuseUnpatchedFerretDb(connection);
   const models = { ...schema.models(connection), Counter: createCounterModel(connection) };
   // Unique indexes are what make ids and names unique: create them now, and fail start-up if one cannot be built.
   const readOnly = new Set<unknown>(schema.readOnly ?? []);
@@ -135,15 +135,21 @@ export async function connectDatabase<M extends object>(
 
 /**
  * The service relies on MongoDB's single-document guarantees (a conditional update, `$inc` and findAndModify are
- * atomic). FerretDB 1.x gives them only with the project's patch, whose buildInfo says `embeddedAtomicWrites: true`;
- * a stock FerretDB (buildInfo has `ferretdbVersion`, not the marker) is refused, with one line saying why.
+ * atomic), and reads a project with its teacher through $lookup. FerretDB 1.x gives them only with the project's
+ * patch, whose buildInfo says `embeddedAtomicWrites: true` and `embeddedLookup: true`; a stock FerretDB (buildInfo
+ * has `ferretdbVersion`, not the markers) is refused, with one line saying what it lacks.
  */
-async function refuseNonAtomicFerretDb(connection: Connection): Promise<void> {
+async function refuseUnpatchedFerretDb(connection: Connection): Promise<void> {
   const info = await connection.db!.admin().command({ buildInfo: 1 });
-  if ("ferretdbVersion" in info && info.embeddedAtomicWrites !== true) {
+  if (!("ferretdbVersion" in info)) return;
+  const lacks = [
+    ...(info.embeddedAtomicWrites === true ? [] : ["atomic conditional updates, $inc and findAndModify"]),
+    ...(info.embeddedLookup === true ? [] : ["the aggregation stage $lookup"]),
+  ];
+  if (lacks.length > 0) {
     await connection.close().catch(() => undefined);
     throw new Error(
-      `the database is FerretDB ${String(info.ferretdbVersion)} without atomic conditional updates, $inc and findAndModify, which this service needs: use MongoDB through MONGODB_URI, or leave MONGODB_URI unset to run the embedded FerretDB (patched to give them)`,
+      `the database is FerretDB ${String(info.ferretdbVersion)} without ${lacks.join(" or ")}, which this service needs: use MongoDB through MONGODB_URI, or leave MONGODB_URI unset to run the embedded FerretDB (patched to give them)`,
     );
   }
 }

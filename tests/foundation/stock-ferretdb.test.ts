@@ -1,6 +1,7 @@
 // When the database is a FerretDB 1.x without the project's atomic writes (here the embedded program with its patch
-// switched off, which answers buildInfo as a stock FerretDB does: ferretdbVersion, no embeddedAtomicWrites), then
-// opening it fails at start with one line saying why; the patched program and MongoDB are accepted.
+// switched off, which answers buildInfo as a stock FerretDB does: ferretdbVersion, no embeddedAtomicWrites), or
+// without its $lookup (FERRETDB_EMBEDDED_LOOKUP=off: no embeddedLookup), then opening it fails at start with one line
+// saying why; the patched program and MongoDB are accepted.
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -31,5 +32,25 @@ describe("a FerretDB without atomic conditional writes", () => {
     const db = await openDatabase(process.env.TEST_MONGODB_URI!, { dbName: `accepted_${process.pid}` });
     await db.connection.dropDatabase();
     await db.close();
+  });
+});
+
+describe("a FerretDB without the aggregation stage $lookup", () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "no-lookup-ferretdb-"));
+  let noLookup: EmbeddedDatabase;
+  beforeAll(async () => {
+    noLookup = await startFerretDb(dir, () => undefined, { lookup: false });
+  }, 300_000);
+  afterAll(async () => {
+    await noLookup?.stop();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("when the service opens it, then start-up fails with one line naming $lookup", async () => {
+    const opening = openDatabase(noLookup.uri, { dbName: "refused" });
+
+    await expect(opening).rejects.toThrow(
+      /^the database is FerretDB \S+ without the aggregation stage \$lookup, which/,
+    );
   });
 });
