@@ -57,28 +57,43 @@ interface QueryShape {
 
 const ON_FERRETDB = process.env.TEST_DATABASE_KIND === "ferretdb";
 
-function shapeOf(label: string, event: mongo.CommandStartedEvent): QueryShape | undefined {
+function shapesOf(label: string, event: mongo.CommandStartedEvent): QueryShape[] {
   const c = event.command;
   if (event.commandName === "find") {
-    return {
-      label: `${label}: find ${c.find}`,
-      collection: c.find,
-      ...splitFilter(c.filter ?? {}),
-      sort: entries(c.sort),
-      command: pick(c, ["find", "filter", "sort", "skip", "limit", "projection"]),
-    };
+    return [
+      {
+        label: `${label}: find ${c.find}`,
+        collection: c.find,
+        ...splitFilter(c.filter ?? {}),
+        sort: entries(c.sort),
+        command: pick(c, ["find", "filter", "sort", "skip", "limit", "projection"]),
+      },
+    ];
   }
   if (event.commandName === "aggregate") {
-    const match = (c.pipeline as mongo.Document[])[0]?.$match ?? {};
-    return {
-      label: `${label}: count ${c.aggregate}`,
-      collection: c.aggregate,
-      ...splitFilter(match),
-      sort: [],
-      command: { ...pick(c, ["aggregate", "pipeline"]), cursor: {} },
-    };
+    const pipeline = c.pipeline as mongo.Document[];
+    const match = pipeline[0]?.$match ?? {};
+    const lookups = pipeline.flatMap((stage) => (stage.$lookup ? [stage.$lookup as mongo.Document] : []));
+    return [
+      {
+        label: `${label}: ${lookups.length > 0 ? "aggregate" : "count"} ${c.aggregate}`,
+        collection: c.aggregate,
+        ...splitFilter(match),
+        sort: [],
+        command: { ...pick(c, ["aggregate", "pipeline"]), cursor: {} },
+      },
+      // Each $lookup reads its collection by foreignField: that read needs an index too.
+      ...lookups.map((lookup) => ({
+        label: `${label}: $lookup ${lookup.from}`,
+        collection: lookup.from as string,
+        filterFields: [lookup.foreignField as string],
+        rangeFields: [],
+        sort: [],
+        command: { find: lookup.from, filter: { [lookup.foreignField]: 1 } },
+      })),
+    ];
   }
-  return undefined;
+  return [];
 }
 
 const RANGE = new Set(["$gt", "$gte", "$lt", "$lte"]);
@@ -176,8 +191,7 @@ describe("indexes behind the lists", () => {
     const client = db.connection.getClient();
     const listener = (event: mongo.CommandStartedEvent) => {
       if (event.databaseName !== dbName) return;
-      const shape = shapeOf(label, event);
-      if (shape) shapes.push(shape);
+      shapes.push(...shapesOf(label, event));
     };
     client.on("commandStarted", listener);
     try {
@@ -363,13 +377,16 @@ describe("indexes behind the lists", () => {
   });
 
   it("when the lists and relations are queried, then every query they send is captured", () => {
-    // Sanity of the capture itself: one find per list request plus its count, and the two loader finds.
+    // Sanity of the capture itself: one find per list request plus its count, the loader finds, and a project's read.
     expect(shapes.map((s) => s.label)).toEqual(
       expect.arrayContaining([
         "projects by company_id: find projects",
         "projects by company_id: count projects",
         "students by class_code: find students",
         "relations: find teachers",
+        // A project by id with its teacher: one aggregation, whose $lookup reads the teacher.
+        "project: aggregate projects",
+        "project: $lookup teachers",
       ]),
     );
     // The page, its count, its teachers, and a page of projects per distinct teacher of the page.

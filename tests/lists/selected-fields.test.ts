@@ -1,5 +1,5 @@
 // A page of projects, a teacher's page of projects, and a project by id, read only the fields the selection needs (a projection of the find,
-// applied by the embedded FerretDB's fast read path or by MongoDB), and answer exactly what a read of whole records
+// or the $project of a project's aggregation with its teacher, applied by the embedded FerretDB's fast read path or by MongoDB), and answer exactly what a read of whole records
 // answers: for every field of Project alone, for random sets of fields, through fragments and aliases. The record
 // guard then checks the fields answered: a stored value breaking a field nobody asked for no longer hides the project
 // from that page, nor fails the read by id.
@@ -72,8 +72,14 @@ describe("reads of projects take the fields the query asks for", () => {
   async function read(query: string): Promise<{ body: PageBody; projections: unknown[] }> {
     const projections: unknown[] = [];
     const listener = (event: mongo.CommandStartedEvent) => {
-      if (event.databaseName === dbName && event.commandName === "find" && event.command.find === "projects")
+      if (event.databaseName !== dbName) return;
+      if (event.commandName === "find" && event.command.find === "projects")
         projections.push(event.command.projection ?? null);
+      // A project by id with its teacher: one aggregation, whose $project is the projection.
+      if (event.commandName === "aggregate" && event.command.aggregate === "projects") {
+        const stages = event.command.pipeline as Record<string, unknown>[];
+        projections.push(stages.find((stage) => "$project" in stage)?.$project ?? null);
+      }
     };
     const client = t.db.connection.getClient();
     client.on("commandStarted", listener);

@@ -67,4 +67,33 @@ describe("SettledLoader", () => {
     expect(slow.loadSettled(2)).toBeInstanceOf(Promise);
     expect(batches.length).toBe(3);
   });
+
+  it("when a key is primed with a value read elsewhere, then it answers that at once and no batch reads it; a key already loading or loaded keeps its own", async () => {
+    const { loader, batches } = loaderOf(
+      new Map<number, string | Error>([
+        [1, "read"],
+        [2, "read"],
+      ]),
+    );
+    loader.prime(7, "primed");
+    expect(loader.loadSettled(7)).toBe("primed");
+    await expect(loader.load(7)).resolves.toBe("primed");
+
+    const loading = loader.load(1);
+    loader.prime(1, "primed while loading");
+    expect(loader.loadSettled(1)).toBeInstanceOf(Promise);
+    await expect(loading).resolves.toBe("read");
+    expect(loader.loadSettled(1)).toBe("read");
+
+    await loader.load(2);
+    loader.prime(2, "primed after");
+    expect(loader.loadSettled(2)).toBe("read");
+
+    // An error or a promise primes the loader as DataLoader does, without a synchronous answer.
+    loader.prime(8, new Error("primed error"));
+    const failed = loader.loadSettled(8);
+    expect(failed).toBeInstanceOf(Promise);
+    await expect(failed).rejects.toThrow("primed error");
+    expect(batches).toEqual([[1], [2]]);
+  });
 });

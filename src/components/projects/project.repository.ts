@@ -9,7 +9,7 @@
 //   When the update matches nothing, the project is read once to say why: a rule (an error), nothing to do, or a
 //   concurrent change came first (taken again from the new state, within a bound).
 // - Then the change's entry is inserted into the log at its position.
-import type { QueryFilter } from "mongoose";
+import type { PipelineStage, QueryFilter } from "mongoose";
 import type { Actor } from "../../auth/actor";
 import type { IdAllocator } from "../../db/id-allocator";
 import { idKey } from "../../db/id-key";
@@ -140,6 +140,24 @@ export class ProjectRepository {
     if (fields) find.select(projectionOf(fields));
     const doc = await find.lean();
     return doc ? (fields ? toSelectedProjectRecord(fields) : toProjectRecord)(doc) : null;
+  }
+
+  /**
+   * A project by id with what `join` (another collection's $lookup stage) puts into it, in one command: an
+   * aggregation of the project by `_id`. With `fields`, only those project fields are read. `joined` is the stage's
+   * `as` value of the project (undefined when there is no project).
+   */
+  async getJoined(
+    projectId: number,
+    fields: readonly ProjectField[] | undefined,
+    join: { $lookup: { from: string; localField: string; foreignField: string; as: string } },
+  ): Promise<{ project: ProjectRecord | null; joined: unknown }> {
+    const pipeline: PipelineStage[] = [{ $match: { _id: idKey(projectId) } }, { $limit: 1 }];
+    if (fields) pipeline.push({ $project: projectionOf(fields) });
+    pipeline.push(join);
+    const [doc] = await this.projects.aggregate<ProjectDoc & Record<string, unknown>>(pipeline);
+    if (!doc) return { project: null, joined: undefined };
+    return { project: (fields ? toSelectedProjectRecord(fields) : toProjectRecord)(doc), joined: doc[join.$lookup.as] };
   }
 
   /** Applies one change as one conditional update (see the header), then records it in the log. */

@@ -20,12 +20,19 @@ import { Project, ProjectChangePage, ProjectPage, ProjectPayload } from "./proje
 export class ProjectResolver {
   @Authorized(rolesFor("project"))
   @Query(() => Project, { nullable: true, description: "A project by id; null when none has that id" })
-  project(
+  async project(
     @Arg("projectId", () => Int, { description: "The project's project_id" }) projectId: number,
     @Ctx() ctx: Context,
     @Info() info: GraphQLResolveInfo,
   ): Promise<ProjectRecord | null> {
-    return ctx.services.projects.get(projectId, { fields: projectFieldsFor(fieldsSelectedAt(info, [])) });
+    const selected = fieldsSelectedAt(info, []);
+    const fields = projectFieldsFor(selected);
+    if (!selected.has("teacher")) return ctx.services.projects.get(projectId, { fields });
+    // With its teacher, in one command; Project.teacher then answers it from the loader at once.
+    const { project, teacher } = await ctx.services.projects.getWithTeacher(projectId, { fields });
+    if (project?.teacher_id != null && teacher !== undefined)
+      ctx.loaders.teacherById.prime(project.teacher_id, teacher);
+    return project;
   }
 
   @Authorized(rolesFor("projects"))

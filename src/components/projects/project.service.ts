@@ -13,7 +13,7 @@ import {
 import { pageBounds, toPage, type Page, type PageRequest } from "../../shared/pagination";
 import { RecordGuard, type AnswerRules, type ReportUnanswerable } from "../../shared/record-guard";
 import { nameKey, validate } from "../../shared/validation";
-import type { TeacherService } from "../teachers";
+import type { TeacherRecord, TeacherService } from "../teachers";
 import { PROJECT_FIELDS, PROJECT_STORAGE_ONLY } from "./project.fields";
 import type { ProjectChangeRecord, ProjectField, ProjectRecord } from "./project.records";
 import type { ChangeOutcome, ProjectQuery, ProjectRepository } from "./project.repository";
@@ -38,6 +38,9 @@ export const PROJECT_ANSWER_RULES: AnswerRules<ProjectRecord> = answerRulesOf(PR
   start_date: "date",
   end_date: "date",
 });
+
+/** The field a project read joins its teacher into (no stored field has this name). */
+const JOINED_TEACHER = "joined_teacher";
 
 export class ProjectService {
   private readonly guard: RecordGuard<ProjectRecord>;
@@ -137,6 +140,29 @@ export class ProjectService {
   async get(projectId: number, options: { fields?: readonly ProjectField[] } = {}): Promise<ProjectRecord | null> {
     const { projectId: project_id } = validate(ProjectIdArg, { projectId });
     return this.guard.oneOrNull(await this.projects.get(project_id, options.fields), options.fields);
+  }
+
+  /**
+   * A project by id with its teacher, read in one command (the teacher joined by $lookup): what get() and the
+   * teacher's findByIds would give. `teacher` is undefined when the project has none (or there is no project).
+   */
+  async getWithTeacher(
+    projectId: number,
+    options: { fields?: readonly ProjectField[] } = {},
+  ): Promise<{ project: ProjectRecord | null; teacher?: TeacherRecord | null }> {
+    const { projectId: project_id } = validate(ProjectIdArg, { projectId });
+    const fields =
+      options.fields && !options.fields.includes("teacher_id")
+        ? [...options.fields, "teacher_id" as const]
+        : options.fields;
+    const read = await this.projects.getJoined(
+      project_id,
+      fields,
+      this.teachers.join.stage("teacher_id", JOINED_TEACHER),
+    );
+    const project = this.guard.oneOrNull(read.project, fields);
+    if (project?.teacher_id == null) return { project };
+    return { project, teacher: this.teachers.join.teacher(read.joined) };
   }
 
   /**

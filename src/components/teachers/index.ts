@@ -4,5 +4,5 @@
 // enforces that).
 export { createTeacherLoaders, type TeacherLoaders } from "./teacher.loaders";
 export * from "./teacher.schemas";
-export { TeacherService, type TeacherRecord } from "./teacher.service";
+export { TeacherService, type TeacherJoin, type TeacherJoinStage, type TeacherRecord } from "./teacher.service";
 export { storedTeacherProblems } from "./teacher.stored";

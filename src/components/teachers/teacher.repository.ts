@@ -10,6 +10,11 @@ import { TEACHER_FIELDS, type TeacherDoc, type TeacherModel } from "./teacher.mo
 /** A teacher as the service hands it out (fields declared once, in TEACHER_FIELDS of teacher.fields.ts). */
 export type TeacherRecord = RecordOf<TeacherDoc>;
 
+/** A $lookup stage of a teacher (TeacherRepository.joinStage); in MongoDB's words, so no Mongoose type is needed. */
+export interface TeacherJoinStage {
+  $lookup: { from: string; localField: string; foreignField: string; as: string };
+}
+
 const toTeacherRecord = recordMapper(TEACHER_FIELDS);
 
 export class TeacherRepository {
@@ -31,6 +36,21 @@ export class TeacherRepository {
       .findOneAndUpdate({ _id: idKey(teacher_id) }, { $set: { teacher_name } }, { returnDocument: "after" })
       .lean();
     return doc ? toTeacherRecord(doc) : null;
+  }
+
+  /**
+   * The aggregation stage that puts into each document's field `as` the teachers whose teacher_id equals its
+   * `localField` ($lookup's equality match, on the unique teacher_id index): another collection's read that needs
+   * its teacher reads it in the same command, as on MongoDB (the embedded FerretDB's patch adds $lookup).
+   */
+  joinStage(localField: string, as: string): TeacherJoinStage {
+    return { $lookup: { from: this.teachers.collection.collectionName, localField, foreignField: "teacher_id", as } };
+  }
+
+  /** The teacher a joinStage put into a document (its `as` value), mapped as get() maps it; null for none. */
+  joined(found: unknown): TeacherRecord | null {
+    const docs = found as TeacherDoc[] | undefined;
+    return docs && docs.length > 0 ? toTeacherRecord(docs[0]) : null;
   }
 
   async get(teacher_id: number): Promise<TeacherRecord | null> {

@@ -7,7 +7,7 @@ import { pageBounds, toPage, type Page, type PageRequest } from "../../shared/pa
 import { RecordGuard, type AnswerRules, type ReportUnanswerable } from "../../shared/record-guard";
 import { validate } from "../../shared/validation";
 import { TEACHER_FIELDS } from "./teacher.fields";
-import type { TeacherRecord, TeacherRepository } from "./teacher.repository";
+import type { TeacherJoinStage, TeacherRecord, TeacherRepository } from "./teacher.repository";
 import {
   CreateTeacherSchema,
   TeacherIdArg,
@@ -18,7 +18,13 @@ import {
 
 export type { CreateTeacherValues, UpdateTeacherValues } from "./teacher.schemas";
 
-export type { TeacherRecord } from "./teacher.repository";
+export type { TeacherJoinStage, TeacherRecord } from "./teacher.repository";
+
+/** A teacher read within another collection's read (TeacherService.join). */
+export interface TeacherJoin {
+  stage(localField: string, as: string): TeacherJoinStage;
+  teacher(found: unknown): TeacherRecord | null;
+}
 
 /** What the output type of each returned field needs (see shared/record-guard.ts). */
 export const TEACHER_ANSWER_RULES: AnswerRules<TeacherRecord> = answerRulesOf(TEACHER_FIELDS);
@@ -61,6 +67,19 @@ export class TeacherService {
   async exists(teacherId: number): Promise<boolean> {
     return this.teachers.exists(teacherId);
   }
+
+  /**
+   * How another component's read takes a teacher in the same command: `stage` is the aggregation stage that puts
+   * into a document's field `as` the teacher whose teacher_id is its `localField`; `teacher` gives, from that field,
+   * what findByIds gives for the id: the record, or null when there is none or the API cannot answer it.
+   */
+  readonly join: TeacherJoin = {
+    stage: (localField, as) => this.teachers.joinStage(localField, as),
+    teacher: (found) => {
+      const teacher = this.teachers.joined(found);
+      return teacher && this.guard.answerable(teacher) ? teacher : null;
+    },
+  };
 
   /** Batch read for loaders: results in key order, null for missing ids. */
   async findByIds(ids: readonly number[]): Promise<(TeacherRecord | null)[]> {

@@ -1,0 +1,109 @@
+// A project by id with its teacher is read in one command: an aggregation of the project by `_id` whose $lookup
+// joins the teacher (on the embedded FerretDB through its patch, on MongoDB natively). It answers what the other
+// way of reading teachers answers (a page of projects, whose teachers the loader reads by id): with a teacher, none,
+// one that does not exist, and one the API cannot answer (null, reported), through aliases, fragments and next to a
+// page that loads the same teacher.
+import pino from "pino";
+import type { mongo } from "mongoose";
+import { idKey } from "../../src/db/id-key";
+import { openDatabase } from "../../src/persistence";
+import { startTestApp, type GraphQLBody, type TestApp } from "../helpers/app";
+import { dropTestDatabase, testDbName, testMongoUri } from "../helpers/database";
+import { ADMIN, insertProjects, insertTeachers, range } from "./support";
+
+type Item = {
+  project_id: number;
+  teacher_id: number | null;
+  teacher: { teacher_id: number; teacher_name: string } | null;
+};
+type Body = GraphQLBody<Record<string, { items?: Item[] } | Item | null>>;
+
+const SELECTION = "project_id teacher_id teacher { teacher_id teacher_name }";
+/** Projects 1-12: no teacher, teachers 1-5 (4 cannot be answered: its name is a number), and teacher 99, unknown. */
+const TEACHER_OF = (project_id: number): number | null => [null, 1, 2, 3, 4, 5, 99][project_id % 7];
+
+describe("a project by id with its teacher", () => {
+  let t: TestApp;
+  let dbName: string;
+  const warnings: string[] = [];
+  beforeAll(async () => {
+    dbName = testDbName();
+    const db = await openDatabase(testMongoUri(), { dbName, monitorCommands: true });
+    const logger = pino({ level: "warn" }, { write: (line: string) => warnings.push(line) });
+    t = await startTestApp({ db, logger });
+    await insertTeachers(db, [1, 2, 3, 5]);
+    await db.models.Teacher.collection.insertOne({
+      _id: idKey(4) as unknown as mongo.ObjectId,
+      teacher_id: 4,
+      teacher_name: 42,
+      created_at: new Date(),
+      updated_at: new Date(),
+    });
+    await insertProjects(
+      db,
+      range(1, 12).map((project_id) => ({ project_id, teacher_id: TEACHER_OF(project_id) })),
+    );
+  });
+  afterAll(async () => {
+    await t.app.close();
+    await dropTestDatabase(t.db);
+  });
+
+  /** The answer and the commands the request sent, each as its name and collection. */
+  async function read(query: string): Promise<{ body: Body; commands: string[] }> {
+    const commands: string[] = [];
+    const listener = (event: mongo.CommandStartedEvent) => {
+      if (event.databaseName === dbName)
+        commands.push(`${event.commandName} ${String(event.command[event.commandName])}`);
+    };
+    const client = t.db.connection.getClient();
+    client.on("commandStarted", listener);
+    try {
+      const res = await t.http<Body>("POST", "/graphql", { body: { query }, headers: ADMIN });
+      return { body: res.body, commands };
+    } finally {
+      client.off("commandStarted", listener);
+    }
+  }
+
+  it("when each project is read by id, then it answers its page item's teacher, in one command", async () => {
+    const page = await read(`{ projects(limit: 100) { items { ${SELECTION} } } }`);
+    expect(page.body.errors).toBeUndefined();
+    const items = (page.body.data!.projects as { items: Item[] }).items;
+    expect(items).toHaveLength(12);
+    // Sanity: the page holds each case.
+    expect(items.map((item) => item.teacher?.teacher_name ?? null)).toEqual(
+      expect.arrayContaining(["Teacher 1", "Teacher 5", null]),
+    );
+
+    for (const item of items) {
+      const { body, commands } = await read(`{ project(projectId: ${item.project_id}) { ${SELECTION} } }`);
+      expect(body.errors).toBeUndefined();
+      expect(body.data!.project).toEqual(item);
+      expect(commands).toEqual(["aggregate projects"]);
+    }
+    expect(warnings.some((line) => line.includes("teachers 4 field teacher_name"))).toBe(true);
+  });
+
+  it("when projects come through aliases and fragments, next to a page loading the same teachers, then each answers alike", async () => {
+    const { body, commands } = await read(
+      `{ a: project(projectId: 1) { ...P } b: project(projectId: 8) { teacher { teacher_name } } c: project(projectId: 100) { ...P }
+         projects(limit: 3) { items { ${SELECTION} } } }
+       fragment P on Project { ${SELECTION} }`,
+    );
+    expect(body.errors).toBeUndefined();
+    const items = (body.data!.projects as { items: Item[] }).items;
+    expect(body.data!.a).toEqual(items[0]);
+    expect(body.data!.b).toEqual({ teacher: { teacher_name: "Teacher 1" } });
+    expect(body.data!.c).toBeNull();
+    // Three reads by id, the page, and the page's teachers (the loader's own read).
+    expect(commands.filter((c) => c === "aggregate projects")).toHaveLength(3);
+    expect(commands.filter((c) => c.startsWith("find teachers"))).toHaveLength(1);
+  });
+
+  it("when a project by id is asked for without its teacher, then it is one find, with no join", async () => {
+    const { body, commands } = await read(`{ project(projectId: 2) { project_id teacher_id } }`);
+    expect(body.data!.project).toEqual({ project_id: 2, teacher_id: 2 });
+    expect(commands).toEqual(["find projects"]);
+  });
+});
