@@ -16,7 +16,8 @@
 // the matching scenarios. Prints the load average at each round's start and the medians over rounds. (To profile
 // FerretDB under one scenario: BENCH_FERRETDB_ENV=FERRETDB_EMBEDDED_PPROF=127.0.0.1:6060, and take the profile once
 // stderr says "measuring" for it.) BENCH_SERVICE_NODE_ARGS are node's arguments for the services (e.g. "--cpu-prof
-// --cpu-prof-dir=/tmp/prof": a V8 profile of each service process, written when it stops).
+// --cpu-prof-dir=/tmp/prof": a V8 profile of each service process, written when it stops); BENCH_THIS_NODE_ARGS are
+// added for this checkout's service only (to compare a flag against the same build as BENCH_BASELINE).
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import http from "node:http";
@@ -25,10 +26,10 @@ import path from "node:path";
 import readline from "node:readline";
 import type { EmbeddedDatabase } from "../src/db/embedded-server";
 import type { FerretDbOptions } from "../src/db/ferretdb";
-import { openDatabase } from "../src/persistence";
+import { type openDatabase } from "../src/persistence";
 import { EMBEDDED_FERRETDB_POOL_SIZE } from "../src/db/configured-database";
 import { loadBenchConfig } from "./bench-config";
-import { seedProjects } from "./bench-database";
+import { type seedProjects } from "./bench-database";
 
 const BENCH = loadBenchConfig();
 /** 16 connections, as the issue measured, unless BENCH_CONCURRENCY says otherwise. */
@@ -47,6 +48,8 @@ const FERRETDB_ENV = Object.fromEntries(
 );
 const HERE = path.join(__dirname, "..", "..");
 const SERVICE_NODE_ARGS = (process.env.BENCH_SERVICE_NODE_ARGS ?? "").split(/\s+/).filter(Boolean);
+/** Node's arguments for this checkout's service only (e.g. a heap flag to compare against the same build). */
+const THIS_NODE_ARGS = (process.env.BENCH_THIS_NODE_ARGS ?? "").split(/\s+/).filter(Boolean);
 
 interface Scenario {
   name: string;
@@ -173,9 +176,23 @@ async function startBuild(name: string, root: string, extraEnv: Record<string, s
     uri.pathname = "/bench_cpu";
     // The pool the service chooses on its embedded FerretDB (MONGODB_URI's maxPoolSize wins over its default of 100).
     uri.searchParams.set("maxPoolSize", String(EMBEDDED_FERRETDB_POOL_SIZE));
-    const db = await openDatabase(uri.toString(), {});
+    // Seeded by that checkout's own code too: its schema, its indexes, and its own checks of the database (a newer
+    // checkout refuses an older FerretDB program that lacks what it needs).
+    /* eslint-disable @typescript-eslint/no-require-imports */
+    const { openDatabase: openBuildDatabase } = require(path.join(root, "dist", "src", "persistence.js")) as {
+      openDatabase: typeof openDatabase;
+    };
+    const { seedProjects: seedBuildProjects } = require(path.join(root, "dist", "bench", "bench-database.js")) as {
+      seedProjects: typeof seedProjects;
+    };
+    /* eslint-enable @typescript-eslint/no-require-imports */
+    const db = await openBuildDatabase(uri.toString(), {});
     try {
-      await seedProjects(db, PROJECTS, { companies: 50, statuses: ["active", "planned", "done"], teachers: TEACHERS });
+      await seedBuildProjects(db, PROJECTS, {
+        companies: 50,
+        statuses: ["active", "planned", "done"],
+        teachers: TEACHERS,
+      });
     } finally {
       await db.close();
     }
@@ -187,7 +204,8 @@ async function startBuild(name: string, root: string, extraEnv: Record<string, s
       RATE_LIMIT_PER_MINUTE: "0",
       NODE_ENV: BENCH.nodeEnv,
     };
-    service = await startServer(path.join(root, "dist", "src", "index.js"), env, SERVICE_NODE_ARGS);
+    const nodeArgs = root === HERE ? [...SERVICE_NODE_ARGS, ...THIS_NODE_ARGS] : SERVICE_NODE_ARGS;
+    service = await startServer(path.join(root, "dist", "src", "index.js"), env, nodeArgs);
     for (let t = 1; t <= TEACHERS; t++) {
       const res = await post(
         service.url,
