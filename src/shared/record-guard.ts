@@ -96,9 +96,9 @@ export class RecordGuard<R extends object> {
     return fields ? this.checks.filter(([field]) => fields.includes(field)) : this.checks;
   }
 
-  /** Whether the record can be answered; reports it when not. */
-  answerable(record: R): boolean {
-    return this.meets(record, this.checks);
+  /** Whether the record can be answered (its `fields`, when given: those it was read with); reports it when not. */
+  answerable(record: R, fields?: readonly (keyof R)[]): boolean {
+    return this.meets(record, this.checksOf(fields));
   }
 
   /** Whether the record passes these checks; reports the first field that fails. */

@@ -2,7 +2,8 @@
 // joins the teacher (on the embedded FerretDB through its patch, on MongoDB natively). It answers what the other
 // way of reading teachers answers (a page of projects, whose teachers the loader reads by id): with a teacher, none,
 // one that does not exist, and one the API cannot answer (null, reported), through aliases, fragments and next to a
-// page that loads the same teacher.
+// page that loads the same teacher. Either way a project's teacher holds only its stored fields
+// (TEACHER_RELATION_FIELDS), and every field of Teacher answers there what teacher(teacherId) answers.
 import pino from "pino";
 import type { mongo } from "mongoose";
 import { idKey } from "../../src/db/id-key";
@@ -99,6 +100,76 @@ describe("a project by id with its teacher", () => {
     // Three reads by id, the page, and the page's teachers (the loader's own read).
     expect(commands.filter((c) => c === "aggregate projects")).toHaveLength(3);
     expect(commands.filter((c) => c.startsWith("find teachers"))).toHaveLength(1);
+  });
+
+  it("when each field of Teacher is asked for through a project (by id, joined; in a page, by the loader), then it answers what teacher(teacherId) answers", async () => {
+    // Every field of the type, so a field added to Teacher is compared too (a timestamp would need the relation's
+    // fields, TEACHER_RELATION_FIELDS, to grow).
+    const type = await read(`{ __type(name: "Teacher") { fields { name type { kind ofType { kind } } } } }`);
+    const fields = (
+      type.body.data!.__type as unknown as {
+        fields: { name: string; type: { kind: string; ofType?: { kind: string } } }[];
+      }
+    ).fields;
+    const selectionOf = (field: { name: string; type: { kind: string; ofType?: { kind: string } } }) => {
+      const kind = field.type.kind === "NON_NULL" ? field.type.ofType!.kind : field.type.kind;
+      if (kind === "SCALAR" || kind === "ENUM") return field.name;
+      if (field.name === "projectsConnection")
+        return `${field.name}(first: 2) { totalCount edges { node { project_id } } }`;
+      return `${field.name}(limit: 2) { project_id }`;
+    };
+    expect(fields.map((f) => f.name)).toEqual(expect.arrayContaining(["teacher_id", "teacher_name", "projects"]));
+    for (const field of fields) {
+      const selection = selectionOf(field);
+      const alone = await read(`{ teacher(teacherId: 2) { ${selection} } }`);
+      expect(alone.body.errors).toBeUndefined();
+      const expected = alone.body.data!.teacher;
+      // Project 2's teacher is teacher 2.
+      const byId = await read(`{ project(projectId: 2) { teacher { ${selection} } } }`);
+      expect(byId.body.errors).toBeUndefined();
+      expect((byId.body.data!.project as { teacher: unknown }).teacher).toEqual(expected);
+      const page = await read(`{ projects(limit: 3) { items { project_id teacher { ${selection} } } } }`);
+      expect(page.body.errors).toBeUndefined();
+      const item = (page.body.data!.projects as { items: (Item & { teacher: unknown })[] }).items[1];
+      expect(item).toEqual({ project_id: 2, teacher: expected });
+    }
+  });
+
+  it("when teachers are read as projects' relations, then only their stored fields are read: a broken timestamp no field of Teacher answers does not hide one", async () => {
+    await t.db.models.Teacher.collection.insertOne({
+      _id: idKey(6) as unknown as mongo.ObjectId,
+      teacher_id: 6,
+      teacher_name: "Teacher 6",
+      created_at: "not a date" as unknown as Date,
+      updated_at: new Date(),
+    });
+    await insertProjects(t.db, [
+      { project_id: 20, teacher_id: 6 },
+      { project_id: 21, teacher_id: 6 },
+    ]);
+    const projections: unknown[] = [];
+    const listener = (event: mongo.CommandStartedEvent) => {
+      if (event.databaseName === dbName && event.commandName === "find" && event.command.find === "teachers")
+        projections.push(event.command.projection);
+    };
+    t.db.connection.getClient().on("commandStarted", listener);
+    try {
+      const page = await read(`{ projects(limit: 100, offset: 11) { items { project_id ${SELECTION} } } }`);
+      expect(page.body.errors).toBeUndefined();
+      expect((page.body.data!.projects as { items: Item[] }).items.filter((p) => p.teacher_id === 6)).toEqual([
+        { project_id: 20, teacher_id: 6, teacher: { teacher_id: 6, teacher_name: "Teacher 6" } },
+        { project_id: 21, teacher_id: 6, teacher: { teacher_id: 6, teacher_name: "Teacher 6" } },
+      ]);
+      const byId = await read(`{ project(projectId: 20) { ${SELECTION} } }`);
+      expect(byId.body.data!.project).toEqual({
+        project_id: 20,
+        teacher_id: 6,
+        teacher: { teacher_id: 6, teacher_name: "Teacher 6" },
+      });
+    } finally {
+      t.db.connection.getClient().off("commandStarted", listener);
+    }
+    expect(projections).toEqual([{ teacher_id: 1, teacher_name: 1 }]);
   });
 
   it("when a project by id is asked for without its teacher, then it is one find, with no join", async () => {

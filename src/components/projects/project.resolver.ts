@@ -8,7 +8,7 @@ import { actorOf } from "../../auth/actor";
 import type { Context } from "../../graphql/context";
 import { PageArgs } from "../../graphql/page.types";
 import { fieldsSelectedAt, selectsField } from "../../graphql/selection";
-import type { TeacherRecord } from "../teachers";
+import type { RelatedTeacher } from "../teachers";
 import { Teacher } from "../teachers/graphql";
 import { AssignTeacherArgs, CreateProjectInput, ProjectListArgs, UpdateProjectStatusArgs } from "./project.inputs";
 import type { ProjectChangeRecord, ProjectRecord } from "./project.service";
@@ -97,7 +97,7 @@ export class ProjectResolver {
   }
 
   @FieldResolver(() => Teacher, { nullable: true, description: "The assigned teacher; null until one is assigned" })
-  teacher(@Root() project: ProjectRecord, @Ctx() ctx: Context): TeacherRecord | null | Promise<TeacherRecord | null> {
+  teacher(@Root() project: ProjectRecord, @Ctx() ctx: Context): RelatedTeacher | null | Promise<RelatedTeacher | null> {
     return project.teacher_id == null ? null : ctx.loaders.teacherById.loadSettled(project.teacher_id);
   }
 

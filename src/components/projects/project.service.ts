@@ -13,7 +13,7 @@ import {
 import { pageBounds, toPage, type Page, type PageRequest } from "../../shared/pagination";
 import { RecordGuard, type AnswerRules, type ReportUnanswerable } from "../../shared/record-guard";
 import { nameKey, validate } from "../../shared/validation";
-import type { TeacherRecord, TeacherService } from "../teachers";
+import type { RelatedTeacher, TeacherService } from "../teachers";
 import { PROJECT_FIELDS, PROJECT_STORAGE_ONLY } from "./project.fields";
 import type { ProjectChangeRecord, ProjectField, ProjectRecord } from "./project.records";
 import type { ChangeOutcome, ProjectQuery, ProjectRepository } from "./project.repository";
@@ -149,7 +149,7 @@ export class ProjectService {
   async getWithTeacher(
     projectId: number,
     options: { fields?: readonly ProjectField[] } = {},
-  ): Promise<{ project: ProjectRecord | null; teacher?: TeacherRecord | null }> {
+  ): Promise<{ project: ProjectRecord | null; teacher?: RelatedTeacher | null }> {
     const { projectId: project_id } = validate(ProjectIdArg, { projectId });
     const fields =
       options.fields && !options.fields.includes("teacher_id")

@@ -8,7 +8,7 @@ import type { Context } from "../../graphql/context";
 import { connectionCost } from "../../graphql/query-cost";
 import { selectsField } from "../../graphql/selection";
 import type { Connection } from "../../shared/keyset-pagination";
-import type { TeacherRecord } from "../teachers";
+import type { RelatedTeacher } from "../teachers";
 import { Teacher } from "../teachers/graphql";
 import { ProjectConnection } from "./project.connection";
 import type { ProjectRecord } from "./project.service";
@@ -20,7 +20,7 @@ export class TeacherProjectsConnectionResolver {
     description: "This teacher's projects ordered by project_id, one page by cursor (Relay cursor connections)",
   })
   projectsConnection(
-    @Root() teacher: TeacherRecord,
+    @Root() teacher: RelatedTeacher,
     @Args() request: ConnectionArgs,
     @Ctx() ctx: Context,
     @Info() info: GraphQLResolveInfo,

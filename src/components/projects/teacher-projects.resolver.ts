@@ -6,7 +6,7 @@ import type { Context } from "../../graphql/context";
 import { fieldsSelectedAt } from "../../graphql/selection";
 import { PageArgs } from "../../graphql/page.types";
 import { listCost } from "../../graphql/query-cost";
-import type { TeacherRecord } from "../teachers";
+import type { RelatedTeacher } from "../teachers";
 import { Teacher } from "../teachers/graphql";
 import type { ProjectRecord } from "./project.service";
 import { projectFieldsFor } from "./project.selection";
@@ -19,7 +19,7 @@ export class TeacherProjectsResolver {
     description: "A page of this teacher's projects, ordered by project_id",
   })
   projects(
-    @Root() teacher: TeacherRecord,
+    @Root() teacher: RelatedTeacher,
     @Args() { offset, limit }: PageArgs,
     @Ctx() ctx: Context,
     @Info() info: GraphQLResolveInfo,

@@ -4,5 +4,12 @@
 // enforces that).
 export { createTeacherLoaders, type TeacherLoaders } from "./teacher.loaders";
 export * from "./teacher.schemas";
-export { TeacherService, type TeacherJoin, type TeacherJoinStage, type TeacherRecord } from "./teacher.service";
+export {
+  TEACHER_RELATION_FIELDS,
+  TeacherService,
+  type RelatedTeacher,
+  type TeacherJoin,
+  type TeacherJoinStage,
+  type TeacherRecord,
+} from "./teacher.service";
 export { storedTeacherProblems } from "./teacher.stored";

@@ -3,7 +3,7 @@
 import type { IdAllocator } from "../../db/id-allocator";
 import { idKey } from "../../db/id-key";
 import { readKeysetPage } from "../../db/keyset";
-import { recordMapper, type RecordOf } from "../../db/record-of";
+import { recordMapper, selectedRecordMapper, type RecordOf } from "../../db/record-of";
 import type { KeysetRead, KeysetWindow } from "../../shared/keyset-pagination";
 import { TEACHER_FIELDS, type TeacherDoc, type TeacherModel } from "./teacher.model";
 
@@ -15,7 +15,11 @@ export interface TeacherJoinStage {
   $lookup: { from: string; localField: string; foreignField: string; as: string };
 }
 
+/** A teacher's record field. */
+export type TeacherField = keyof TeacherRecord;
+
 const toTeacherRecord = recordMapper(TEACHER_FIELDS);
+const toSelectedTeacherRecord = selectedRecordMapper(TEACHER_FIELDS);
 
 export class TeacherRepository {
   constructor(
@@ -47,26 +51,39 @@ export class TeacherRepository {
     return { $lookup: { from: this.teachers.collection.collectionName, localField, foreignField: "teacher_id", as } };
   }
 
-  /** The teacher a joinStage put into a document (its `as` value), mapped as get() maps it; null for none. */
-  joined(found: unknown): TeacherRecord | null {
+  /**
+   * The teacher a joinStage put into a document (its `as` value), mapped as get() maps it (to just `fields`, when
+   * given); null for none.
+   */
+  joined(found: unknown, fields?: readonly TeacherField[]): TeacherRecord | null {
     const docs = found as TeacherDoc[] | undefined;
-    return docs && docs.length > 0 ? toTeacherRecord(docs[0]) : null;
+    if (!docs || docs.length === 0) return null;
+    return (fields ? toSelectedTeacherRecord(fields) : toTeacherRecord)(docs[0]);
   }
 
-  async get(teacher_id: number): Promise<TeacherRecord | null> {
-    const doc = await this.teachers.findOne({ _id: idKey(teacher_id) }).lean();
-    return doc ? toTeacherRecord(doc) : null;
+  /** A teacher by id; with `fields`, only those are read, and the record holds just those. */
+  async get(teacher_id: number, fields?: readonly TeacherField[]): Promise<TeacherRecord | null> {
+    const find = this.teachers.findOne({ _id: idKey(teacher_id) });
+    if (fields) find.select(projectionOf(fields));
+    const doc = await find.lean();
+    return doc ? (fields ? toSelectedTeacherRecord(fields) : toTeacherRecord)(doc) : null;
   }
 
   async exists(teacher_id: number): Promise<boolean> {
     return (await this.teachers.exists({ _id: idKey(teacher_id) })) !== null;
   }
 
-  /** Results in key order, null for missing ids; one id is read like get() (by `_id`, one document, one batch). */
-  async findByIds(ids: readonly number[]): Promise<(TeacherRecord | null)[]> {
-    if (ids.length === 1) return [await this.get(ids[0])];
-    const docs = await this.teachers.find({ teacher_id: { $in: [...ids] } }).lean();
-    const byId = new Map(docs.map((d) => [d.teacher_id, toTeacherRecord(d)]));
+  /**
+   * Results in key order, null for missing ids; one id is read like get() (by `_id`, one document, one batch). With
+   * `fields`, only those are read, and each record holds just those.
+   */
+  async findByIds(ids: readonly number[], fields?: readonly TeacherField[]): Promise<(TeacherRecord | null)[]> {
+    if (ids.length === 1) return [await this.get(ids[0], fields)];
+    const find = this.teachers.find({ teacher_id: { $in: [...ids] } });
+    if (fields) find.select(projectionOf(fields));
+    const docs = await find.lean();
+    const toRecord = fields ? toSelectedTeacherRecord(fields) : toTeacherRecord;
+    const byId = new Map(docs.map((d) => [d.teacher_id, toRecord(d)]));
     return ids.map((id) => byId.get(id) ?? null);
   }
 
@@ -98,4 +115,9 @@ export class TeacherRepository {
     ]);
     return { items: read.items.map(toTeacherRecord), more: read.more, total };
   }
+}
+
+/** The projection of these fields (teacher_id always: results are matched to ids by it). */
+function projectionOf(fields: readonly TeacherField[]): Record<string, 1> {
+  return Object.fromEntries([...new Set<string>(["teacher_id", ...fields])].map((field) => [field, 1]));
 }

@@ -7,7 +7,7 @@ import { pageBounds, toPage, type Page, type PageRequest } from "../../shared/pa
 import { RecordGuard, type AnswerRules, type ReportUnanswerable } from "../../shared/record-guard";
 import { validate } from "../../shared/validation";
 import { TEACHER_FIELDS } from "./teacher.fields";
-import type { TeacherJoinStage, TeacherRecord, TeacherRepository } from "./teacher.repository";
+import type { TeacherField, TeacherJoinStage, TeacherRecord, TeacherRepository } from "./teacher.repository";
 import {
   CreateTeacherSchema,
   TeacherIdArg,
@@ -18,12 +18,23 @@ import {
 
 export type { CreateTeacherValues, UpdateTeacherValues } from "./teacher.schemas";
 
-export type { TeacherJoinStage, TeacherRecord } from "./teacher.repository";
+export type { TeacherField, TeacherJoinStage, TeacherRecord } from "./teacher.repository";
+
+/**
+ * The fields of a teacher read as another record's relation (a project's teacher: by the loader, or joined to the
+ * project's read): its stored fields without the timestamps, which GraphQL's Teacher does not answer
+ * (teacher.type.ts; the relation tests compare every field of it with teacher(teacherId)). Only these are read and
+ * checked, so such a read converts and decodes no dates.
+ */
+export const TEACHER_RELATION_FIELDS = Object.keys(TEACHER_FIELDS) as (keyof typeof TEACHER_FIELDS)[];
+
+/** A teacher as a relation holds it (TEACHER_RELATION_FIELDS). */
+export type RelatedTeacher = Pick<TeacherRecord, (typeof TEACHER_RELATION_FIELDS)[number]>;
 
 /** A teacher read within another collection's read (TeacherService.join). */
 export interface TeacherJoin {
   stage(localField: string, as: string): TeacherJoinStage;
-  teacher(found: unknown): TeacherRecord | null;
+  teacher(found: unknown): RelatedTeacher | null;
 }
 
 /** What the output type of each returned field needs (see shared/record-guard.ts). */
@@ -71,20 +82,28 @@ export class TeacherService {
   /**
    * How another component's read takes a teacher in the same command: `stage` is the aggregation stage that puts
    * into a document's field `as` the teacher whose teacher_id is its `localField`; `teacher` gives, from that field,
-   * what findByIds gives for the id: the record, or null when there is none or the API cannot answer it.
+   * what findByIds gives for the id with TEACHER_RELATION_FIELDS: the relation, or null when there is none or the
+   * API cannot answer it.
    */
   readonly join: TeacherJoin = {
     stage: (localField, as) => this.teachers.joinStage(localField, as),
     teacher: (found) => {
-      const teacher = this.teachers.joined(found);
-      return teacher && this.guard.answerable(teacher) ? teacher : null;
+      const teacher = this.teachers.joined(found, TEACHER_RELATION_FIELDS);
+      return teacher && this.guard.answerable(teacher, TEACHER_RELATION_FIELDS) ? teacher : null;
     },
   };
 
-  /** Batch read for loaders: results in key order, null for missing ids. */
-  async findByIds(ids: readonly number[]): Promise<(TeacherRecord | null)[]> {
+  /**
+   * Batch read for loaders: results in key order, null for missing ids. With options.fields, only those fields are
+   * read and checked, and each record holds just them.
+   */
+  async findByIds(
+    ids: readonly number[],
+    options: { fields?: readonly TeacherField[] } = {},
+  ): Promise<(TeacherRecord | null)[]> {
+    const { fields } = options;
     // A teacher the API cannot answer reads as absent (reported): the project pointing at it still answers.
-    return (await this.teachers.findByIds(ids)).map((t) => (t && this.guard.answerable(t) ? t : null));
+    return (await this.teachers.findByIds(ids, fields)).map((t) => (t && this.guard.answerable(t, fields) ? t : null));
   }
 
   /** A page of teachers; `total` is counted only when options.total (default true) asks for it. */
