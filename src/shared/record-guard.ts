@@ -96,9 +96,18 @@ export class RecordGuard<R extends object> {
     return fields ? this.checks.filter(([field]) => fields.includes(field)) : this.checks;
   }
 
-  /** Whether the record can be answered (its `fields`, when given: those it was read with); reports it when not. */
-  answerable(record: R, fields?: readonly (keyof R)[]): boolean {
-    return this.meets(record, this.checksOf(fields));
+  /** Whether the record can be answered; reports it when not. */
+  answerable(record: R): boolean {
+    return this.meets(record, this.checks);
+  }
+
+  /**
+   * answerable() for records read with only these `fields` (only those are checked; all when not given), its checks
+   * worked out once: for a batch, or for records always read with the same fields.
+   */
+  answerableWith(fields?: readonly (keyof R)[]): (record: R) => boolean {
+    const checks = this.checksOf(fields);
+    return (record) => this.meets(record, checks);
   }
 
   /** Whether the record passes these checks; reports the first field that fails. */

@@ -43,11 +43,28 @@ export const TEACHER_ANSWER_RULES: AnswerRules<TeacherRecord> = answerRulesOf(TE
 export class TeacherService {
   private readonly guard: RecordGuard<TeacherRecord>;
 
+  /**
+   * How another component's read takes a teacher in the same command: `stage` is the aggregation stage that puts
+   * into a document's field `as` the teacher whose teacher_id is its `localField`; `teacher` gives, from that field,
+   * what findByIds gives for the id with TEACHER_RELATION_FIELDS: the relation, or null when there is none or the
+   * API cannot answer it.
+   */
+  readonly join: TeacherJoin;
+
   constructor(
     private readonly teachers: TeacherRepository,
     report: ReportUnanswerable,
   ) {
     this.guard = new RecordGuard("teachers", "teacher_id", TEACHER_ANSWER_RULES, report);
+    // Whether a teacher read with TEACHER_RELATION_FIELDS can be answered (reported when not).
+    const relationAnswerable = this.guard.answerableWith(TEACHER_RELATION_FIELDS);
+    this.join = {
+      stage: (localField, as) => this.teachers.joinStage(localField, as),
+      teacher: (found) => {
+        const teacher = this.teachers.joined(found, TEACHER_RELATION_FIELDS);
+        return teacher && relationAnswerable(teacher) ? teacher : null;
+      },
+    };
   }
 
   async create(input: CreateTeacherValues): Promise<TeacherRecord> {
@@ -80,20 +97,6 @@ export class TeacherService {
   }
 
   /**
-   * How another component's read takes a teacher in the same command: `stage` is the aggregation stage that puts
-   * into a document's field `as` the teacher whose teacher_id is its `localField`; `teacher` gives, from that field,
-   * what findByIds gives for the id with TEACHER_RELATION_FIELDS: the relation, or null when there is none or the
-   * API cannot answer it.
-   */
-  readonly join: TeacherJoin = {
-    stage: (localField, as) => this.teachers.joinStage(localField, as),
-    teacher: (found) => {
-      const teacher = this.teachers.joined(found, TEACHER_RELATION_FIELDS);
-      return teacher && this.guard.answerable(teacher, TEACHER_RELATION_FIELDS) ? teacher : null;
-    },
-  };
-
-  /**
    * Batch read for loaders: results in key order, null for missing ids. With options.fields, only those fields are
    * read and checked, and each record holds just them.
    */
@@ -102,8 +105,9 @@ export class TeacherService {
     options: { fields?: readonly TeacherField[] } = {},
   ): Promise<(TeacherRecord | null)[]> {
     const { fields } = options;
+    const answerable = this.guard.answerableWith(fields);
     // A teacher the API cannot answer reads as absent (reported): the project pointing at it still answers.
-    return (await this.teachers.findByIds(ids, fields)).map((t) => (t && this.guard.answerable(t, fields) ? t : null));
+    return (await this.teachers.findByIds(ids, fields)).map((t) => (t && answerable(t) ? t : null));
   }
 
   /** A page of teachers; `total` is counted only when options.total (default true) asks for it. */
