@@ -13,21 +13,10 @@ import path from "node:path";
 import { mongo } from "mongoose";
 import { explainSqlLog, startFerretDb } from "../../src/db/ferretdb";
 import type { EmbeddedDatabase } from "../../src/db/embedded";
+import { seededRandom as rng } from "../helpers/random";
 
 const { Int32, Long, Double } = mongo;
 type Doc = mongo.Document;
-
-/** mulberry32: a small seeded generator, so a failure can be replayed. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const MISSING = Symbol("missing");
 

@@ -19,6 +19,7 @@ import path from "node:path";
 import { mongo } from "mongoose";
 import { startFerretDb } from "../../src/db/ferretdb";
 import type { EmbeddedDatabase } from "../../src/db/embedded";
+import { seededRandom as rng } from "../helpers/random";
 
 const { Int32, Long, Double, ObjectId, BSON } = mongo;
 type Doc = mongo.Document;
@@ -28,18 +29,6 @@ type Doc = mongo.Document;
 const COLLECTIONS = 5;
 const DOCS_PER_COLLECTION = 200;
 const QUERIES_PER_COLLECTION = 200;
-
-/** mulberry32: a small seeded generator, so a failure can be replayed. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const OID_A = new ObjectId("65a1b2c3d4e5f60718293a4b");
 const OID_B = new ObjectId("000000000000000000000001");

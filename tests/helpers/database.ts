@@ -1,6 +1,7 @@
 // A database of the test file's own on the run's server, so files run in parallel without sharing data.
 import crypto from "node:crypto";
 import path from "node:path";
+import type { mongo } from "mongoose";
 import { openDatabase, type Database } from "../../src/persistence";
 import { explainSqlLog, type ExplainedStatement } from "../../src/db/ferretdb";
 
@@ -38,4 +39,26 @@ export async function sqlPlansOf(dbName: string): Promise<ExplainedStatement[] |
   const log = process.env.TEST_FERRETDB_SQL_LOG;
   if (!dir || !log) return undefined;
   return explainSqlLog(dir, log, dbName);
+}
+
+/**
+ * What `run` answers, and the commands the driver started for `db`'s database meanwhile (open it with
+ * monitorCommands: true).
+ */
+export async function commandsDuring<T>(
+  db: Database,
+  run: () => Promise<T>,
+): Promise<{ result: T; commands: mongo.CommandStartedEvent[] }> {
+  const dbName = db.connection.db!.databaseName;
+  const commands: mongo.CommandStartedEvent[] = [];
+  const listener = (event: mongo.CommandStartedEvent) => {
+    if (event.databaseName === dbName) commands.push(event);
+  };
+  const client = db.connection.getClient();
+  client.on("commandStarted", listener);
+  try {
+    return { result: await run(), commands };
+  } finally {
+    client.off("commandStarted", listener);
+  }
 }

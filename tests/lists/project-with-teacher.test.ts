@@ -9,7 +9,7 @@ import type { mongo } from "mongoose";
 import { idKey } from "../../src/db/id-key";
 import { openDatabase } from "../../src/persistence";
 import { startTestApp, type GraphQLBody, type TestApp } from "../helpers/app";
-import { dropTestDatabase, testDbName, testMongoUri } from "../helpers/database";
+import { commandsDuring, dropTestDatabase, testDbName, testMongoUri } from "../helpers/database";
 import { ADMIN, insertProjects, insertTeachers, range } from "./support";
 
 type Item = {
@@ -25,11 +25,9 @@ const TEACHER_OF = (project_id: number): number | null => [null, 1, 2, 3, 4, 5, 
 
 describe("a project by id with its teacher", () => {
   let t: TestApp;
-  let dbName: string;
   const warnings: string[] = [];
   beforeAll(async () => {
-    dbName = testDbName();
-    const db = await openDatabase(testMongoUri(), { dbName, monitorCommands: true });
+    const db = await openDatabase(testMongoUri(), { dbName: testDbName(), monitorCommands: true });
     const logger = pino({ level: "warn" }, { write: (line: string) => warnings.push(line) });
     t = await startTestApp({ db, logger });
     await insertTeachers(db, [1, 2, 3, 5]);
@@ -50,21 +48,16 @@ describe("a project by id with its teacher", () => {
     await dropTestDatabase(t.db);
   });
 
-  /** The answer and the commands the request sent, each as its name and collection. */
-  async function read(query: string): Promise<{ body: Body; commands: string[] }> {
-    const commands: string[] = [];
-    const listener = (event: mongo.CommandStartedEvent) => {
-      if (event.databaseName === dbName)
-        commands.push(`${event.commandName} ${String(event.command[event.commandName])}`);
+  /** The answer and the commands the request sent: each as its name and collection, and as the driver's events. */
+  async function read(query: string): Promise<{ body: Body; commands: string[]; events: mongo.CommandStartedEvent[] }> {
+    const { result, commands } = await commandsDuring(t.db, () =>
+      t.http<Body>("POST", "/graphql", { body: { query }, headers: ADMIN }),
+    );
+    return {
+      body: result.body,
+      commands: commands.map((event) => `${event.commandName} ${String(event.command[event.commandName])}`),
+      events: commands,
     };
-    const client = t.db.connection.getClient();
-    client.on("commandStarted", listener);
-    try {
-      const res = await t.http<Body>("POST", "/graphql", { body: { query }, headers: ADMIN });
-      return { body: res.body, commands };
-    } finally {
-      client.off("commandStarted", listener);
-    }
   }
 
   it("when each project is read by id, then it answers its page item's teacher, in one command", async () => {
@@ -147,28 +140,21 @@ describe("a project by id with its teacher", () => {
       { project_id: 20, teacher_id: 6 },
       { project_id: 21, teacher_id: 6 },
     ]);
-    const projections: unknown[] = [];
-    const listener = (event: mongo.CommandStartedEvent) => {
-      if (event.databaseName === dbName && event.commandName === "find" && event.command.find === "teachers")
-        projections.push(event.command.projection);
-    };
-    t.db.connection.getClient().on("commandStarted", listener);
-    try {
-      const page = await read(`{ projects(limit: 100, offset: 11) { items { project_id ${SELECTION} } } }`);
-      expect(page.body.errors).toBeUndefined();
-      expect((page.body.data!.projects as { items: Item[] }).items.filter((p) => p.teacher_id === 6)).toEqual([
-        { project_id: 20, teacher_id: 6, teacher: { teacher_id: 6, teacher_name: "Teacher 6" } },
-        { project_id: 21, teacher_id: 6, teacher: { teacher_id: 6, teacher_name: "Teacher 6" } },
-      ]);
-      const byId = await read(`{ project(projectId: 20) { ${SELECTION} } }`);
-      expect(byId.body.data!.project).toEqual({
-        project_id: 20,
-        teacher_id: 6,
-        teacher: { teacher_id: 6, teacher_name: "Teacher 6" },
-      });
-    } finally {
-      t.db.connection.getClient().off("commandStarted", listener);
-    }
+    const page = await read(`{ projects(limit: 100, offset: 11) { items { project_id ${SELECTION} } } }`);
+    expect(page.body.errors).toBeUndefined();
+    expect((page.body.data!.projects as { items: Item[] }).items.filter((p) => p.teacher_id === 6)).toEqual([
+      { project_id: 20, teacher_id: 6, teacher: { teacher_id: 6, teacher_name: "Teacher 6" } },
+      { project_id: 21, teacher_id: 6, teacher: { teacher_id: 6, teacher_name: "Teacher 6" } },
+    ]);
+    const byId = await read(`{ project(projectId: 20) { ${SELECTION} } }`);
+    expect(byId.body.data!.project).toEqual({
+      project_id: 20,
+      teacher_id: 6,
+      teacher: { teacher_id: 6, teacher_name: "Teacher 6" },
+    });
+    const projections = [...page.events, ...byId.events]
+      .filter((event) => event.commandName === "find" && event.command.find === "teachers")
+      .map((event) => event.command.projection);
     expect(projections).toEqual([{ teacher_id: 1, teacher_name: 1 }]);
   });
 

@@ -3,10 +3,9 @@
 // answers: for every field of Project alone, for random sets of fields, through fragments and aliases. The record
 // guard then checks the fields answered: a stored value breaking a field nobody asked for no longer hides the project
 // from that page, nor fails the read by id.
-import type { mongo } from "mongoose";
 import { openDatabase } from "../../src/persistence";
 import { startTestApp, type GraphQLBody, type TestApp } from "../helpers/app";
-import { dropTestDatabase, testDbName, testMongoUri } from "../helpers/database";
+import { commandsDuring, dropTestDatabase, testDbName, testMongoUri } from "../helpers/database";
 import { ADMIN, insertProjects, insertTeachers, range } from "./support";
 
 type Item = Record<string, unknown>;
@@ -46,10 +45,8 @@ const READS: Record<string, string[]> = {
 
 describe("reads of projects take the fields the query asks for", () => {
   let t: TestApp;
-  let dbName: string;
   beforeAll(async () => {
-    dbName = testDbName();
-    const db = await openDatabase(testMongoUri(), { dbName, monitorCommands: true });
+    const db = await openDatabase(testMongoUri(), { dbName: testDbName(), monitorCommands: true });
     t = await startTestApp({ db });
     await insertTeachers(db, range(1, 3));
     await insertProjects(
@@ -70,25 +67,19 @@ describe("reads of projects take the fields the query asks for", () => {
   });
 
   async function read(query: string): Promise<{ body: PageBody; projections: unknown[] }> {
-    const projections: unknown[] = [];
-    const listener = (event: mongo.CommandStartedEvent) => {
-      if (event.databaseName !== dbName) return;
-      if (event.commandName === "find" && event.command.find === "projects")
-        projections.push(event.command.projection ?? null);
+    const { result, commands } = await commandsDuring(t.db, () =>
+      t.http<PageBody>("POST", "/graphql", { body: { query }, headers: ADMIN }),
+    );
+    const projections = commands.flatMap((event) => {
+      if (event.commandName === "find" && event.command.find === "projects") return [event.command.projection ?? null];
       // A project by id with its teacher: one aggregation, whose $project is the projection.
       if (event.commandName === "aggregate" && event.command.aggregate === "projects") {
         const stages = event.command.pipeline as Record<string, unknown>[];
-        projections.push(stages.find((stage) => "$project" in stage)?.$project ?? null);
+        return [stages.find((stage) => "$project" in stage)?.$project ?? null];
       }
-    };
-    const client = t.db.connection.getClient();
-    client.on("commandStarted", listener);
-    try {
-      const res = await t.http<PageBody>("POST", "/graphql", { body: { query }, headers: ADMIN });
-      return { body: res.body, projections };
-    } finally {
-      client.off("commandStarted", listener);
-    }
+      return [];
+    });
+    return { body: result.body, projections };
   }
 
   async function page(query: string): Promise<{ items: Item[]; projections: unknown[] }> {
