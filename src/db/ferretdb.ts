@@ -1,8 +1,9 @@
 // The embedded FerretDB: the project's own Go program (tools/ferretdb) built once into a cache outside the
 // clone, keyed by a hash of its sources, then started as a child process on 127.0.0.1 with an ephemeral port.
-// It is built with the project's patches of FerretDB (tools/ferretdb/*.patch, in the order PATCH_FILES gives, and the
-// files under tools/ferretdb/_added), applied to a copy of the module the Go toolchain downloads, which the build uses through a
-// `replace` directive: the repository holds no copy of FerretDB's sources.
+// It is built with the project's patches of FerretDB (tools/ferretdb/patches/*.patch, one per concern, each written
+// against FerretDB's own files so that they apply in any order, and the files under tools/ferretdb/_added), applied to
+// a copy of the module the Go toolchain downloads, which the build uses through a `replace` directive: the repository
+// holds no copy of FerretDB's sources. `npm run ferretdb:workspace` gives developers that copy as a git repository.
 import { execFile, spawn, type ChildProcess } from "node:child_process";
 import crypto from "node:crypto";
 import fs from "node:fs";
@@ -14,12 +15,11 @@ import { loadToolConfig } from "./tool-config";
 import type { EmbeddedDatabase, Progress } from "./embedded-server";
 
 const SOURCE_DIR = path.join(REPO_ROOT, "tools", "ferretdb");
-/** Changes to FerretDB's own files (unified diffs, paths relative to the module's root), applied in this order: each
- * patch is written against FerretDB's files as the patches before it left them. */
-const PATCH_FILES = ["pushdown.patch", "atomic.patch", "readpath.patch", "lookup.patch"];
+/** Changes to FerretDB's own files (unified diffs, paths relative to the module's root), one file per concern. */
+export const PATCH_DIR = path.join(SOURCE_DIR, "patches");
 /** Files added to FerretDB's packages, at their paths in the module (a leading "_" hides them from Go tools). */
-const ADDED_DIR = "_added";
-const FERRETDB_MODULE = "github.com/FerretDB/FerretDB";
+export const ADDED_DIR = path.join(SOURCE_DIR, "_added");
+export const FERRETDB_MODULE = "github.com/FerretDB/FerretDB";
 const BINARY_NAME = process.platform === "win32" ? "ferretdb-embedded.exe" : "ferretdb-embedded";
 /** FerretDB reports its address once its database files are open; the first start on files written without the
  * patch's indexes builds them first (about 25 s for 100,000 projects on two loaded cores). */
@@ -35,7 +35,7 @@ function cacheRoot(): string {
 }
 
 /** The files under dir, relative to it, sorted. */
-function filesUnder(dir: string): string[] {
+export function filesUnder(dir: string): string[] {
   return (fs.readdirSync(dir, { recursive: true }) as string[])
     .filter((file) => fs.statSync(path.join(dir, file)).isFile())
     .map((file) => file.split(path.sep).join("/"))
@@ -70,8 +70,16 @@ export function findOnPath(command: string): string | undefined {
   return undefined;
 }
 
+/** The patch files, sorted by name (any order applies: tests/foundation/ferretdb-patch-layout.test.ts). */
+export function patchFiles(): string[] {
+  return fs
+    .readdirSync(PATCH_DIR)
+    .filter((file) => file.endsWith(".patch"))
+    .sort();
+}
+
 /** Runs `go <args>` in tools/ferretdb; each stderr line goes to onLine. Resolves with stdout. */
-function runGo(args: string[], onLine: (line: string) => void): Promise<string> {
+export function runGo(args: string[], onLine: (line: string) => void): Promise<string> {
   return new Promise((resolve, reject) => {
     const child = spawn("go", args, {
       cwd: SOURCE_DIR,
@@ -87,45 +95,74 @@ function runGo(args: string[], onLine: (line: string) => void): Promise<string> 
       if (tail.length > 20) tail.shift();
     });
     child.on("error", reject);
-    child.on("exit", (code) => {
+    // "close", not "exit": the process may exit before its output has all been read.
+    child.on("close", (code) => {
       if (code === 0) resolve(stdout);
       else reject(new Error(`go ${args[0]} in tools/ferretdb failed (exit ${code}): ${tail.slice(-5).join(" | ")}`));
     });
   });
 }
 
-/**
- * Copies FerretDB's module into workDir/FerretDB, applies the patch and adds the added files, and writes
- * workDir/go.mod (tools/ferretdb's, replacing the module by that copy) with its go.sum. Returns the go.mod's path.
- */
-function preparePatchedModule(moduleDir: string, workDir: string): string {
-  const copy = path.join(workDir, "FerretDB");
+/** FerretDB's module as the Go toolchain downloads it (the version tools/ferretdb/go.mod pins): its folder. */
+export async function ferretDbModuleDir(onLine: (line: string) => void): Promise<string> {
+  // "go: downloading" lines name modules.
+  const module = JSON.parse(await runGo(["mod", "download", "-json", FERRETDB_MODULE], onLine)) as {
+    Dir?: string;
+    Error?: string;
+  };
+  if (!module.Dir) throw new Error(`go mod download ${FERRETDB_MODULE}: ${module.Error ?? "no directory"}`);
+  return module.Dir;
+}
+
+/** Copies the files of FerretDB's module (moduleDir) into copy, writable. */
+export function copyModule(moduleDir: string, copy: string): void {
   for (const file of filesUnder(moduleDir)) {
     // Read and written, not copied: the module cache's files and folders are read-only, copies must not be.
     fs.mkdirSync(path.dirname(path.join(copy, file)), { recursive: true });
     fs.writeFileSync(path.join(copy, file), fs.readFileSync(path.join(moduleDir, file)));
   }
-  for (const patchFile of PATCH_FILES) {
-    for (const patch of parsePatch(fs.readFileSync(path.join(SOURCE_DIR, patchFile), "utf8"))) {
-      const file = path.join(copy, (patch.oldFileName ?? "").replace(/^a\//, ""));
-      const patched = fs.existsSync(file) ? applyPatch(fs.readFileSync(file, "utf8"), patch) : false;
-      if (patched === false)
-        throw new Error(`tools/ferretdb/${patchFile} does not apply to FerretDB's ${patch.oldFileName}`);
-      fs.writeFileSync(file, patched);
-    }
+}
+
+/** Applies one patch file of tools/ferretdb/patches to the module's copy; a hunk that does not apply names the file. */
+export function applyPatchFile(copy: string, patchFile: string): void {
+  for (const patch of parsePatch(fs.readFileSync(path.join(PATCH_DIR, patchFile), "utf8"))) {
+    const file = path.join(copy, (patch.oldFileName ?? "").replace(/^a\//, ""));
+    const patched = fs.existsSync(file) ? applyPatch(fs.readFileSync(file, "utf8"), patch) : false;
+    if (patched === false)
+      throw new Error(`tools/ferretdb/patches/${patchFile} does not apply to FerretDB's ${patch.oldFileName}`);
+    fs.writeFileSync(file, patched);
   }
-  const addedDir = path.join(SOURCE_DIR, ADDED_DIR);
-  for (const file of filesUnder(addedDir)) {
-    // Only additions: a change to one of FerretDB's files belongs in the patch, where it shows as a change.
-    if (fs.existsSync(path.join(copy, file))) throw new Error(`tools/ferretdb/${ADDED_DIR}/${file} is FerretDB's`);
+}
+
+/** Copies tools/ferretdb/_added into the module's copy (only additions: FerretDB's own files change by patches). */
+export function addAddedFiles(copy: string): void {
+  for (const file of filesUnder(ADDED_DIR)) {
+    // Only additions: a change to one of FerretDB's files belongs in a patch, where it shows as a change.
+    if (fs.existsSync(path.join(copy, file))) throw new Error(`tools/ferretdb/_added/${file} is FerretDB's`);
     fs.mkdirSync(path.dirname(path.join(copy, file)), { recursive: true });
-    fs.copyFileSync(path.join(addedDir, file), path.join(copy, file));
+    fs.copyFileSync(path.join(ADDED_DIR, file), path.join(copy, file));
   }
+}
+
+/** Writes workDir/go.mod (tools/ferretdb's, with FerretDB replaced by the copy) and its go.sum; returns go.mod's path. */
+export function writeReplacingGoMod(workDir: string, copy: string): string {
   const goMod = path.join(workDir, "go.mod");
   const replace = `\nreplace ${FERRETDB_MODULE} => ${JSON.stringify(copy.split(path.sep).join("/"))}\n`;
   fs.writeFileSync(goMod, fs.readFileSync(path.join(SOURCE_DIR, "go.mod"), "utf8") + replace);
   fs.copyFileSync(path.join(SOURCE_DIR, "go.sum"), path.join(workDir, "go.sum"));
   return goMod;
+}
+
+/**
+ * Copies FerretDB's module into workDir/FerretDB, applies the patches and adds the added files, and writes
+ * workDir/go.mod (tools/ferretdb's, replacing the module by that copy) with its go.sum. Returns the go.mod's path.
+ */
+export function preparePatchedModule(moduleDir: string, workDir: string): string {
+  const copy = path.join(workDir, "FerretDB");
+  copyModule(moduleDir, copy);
+  for (const patchFile of patchFiles()) applyPatchFile(copy, patchFile);
+  addAddedFiles(copy);
+  return writeReplacingGoMod(workDir, copy);
 }
 
 /** Builds the FerretDB program unless the cache already holds it; reports progress while building. */
@@ -152,14 +189,10 @@ async function ensureFerretDbBinary(progress: Progress): Promise<string> {
   }, 10_000);
   ticker.unref();
   try {
-    // The module's files, downloaded if need be; the patch applies to them ("go: downloading" lines name modules).
-    const module = JSON.parse(await runGo(["mod", "download", "-json", FERRETDB_MODULE], onLine)) as {
-      Dir?: string;
-      Error?: string;
-    };
-    if (!module.Dir) throw new Error(`go mod download ${FERRETDB_MODULE}: ${module.Error ?? "no directory"}`);
+    // The module's files, downloaded if need be; the patches apply to them.
+    const moduleDir = await ferretDbModuleDir(onLine);
     fs.mkdirSync(workDir, { recursive: true });
-    const goMod = preparePatchedModule(module.Dir, workDir);
+    const goMod = preparePatchedModule(moduleDir, workDir);
     // -v names each package as it is compiled.
     await runGo(["build", `-modfile=${goMod}`, "-v", "-trimpath", "-o", temp, "."], onLine);
     fs.renameSync(temp, binary);
@@ -188,6 +221,13 @@ export interface FerretDbOptions {
    * their BSON differs (for tests).
    */
   readpath?: "on" | "off" | "check";
+  /** false: a standalone server, no sessions, transactions or retryable writes (default true; replset.patch). */
+  replset?: boolean;
+  /**
+   * true: started for tests, with the commands MongoDB serves only with enableTestCommands (configureFailPoint); the
+   * service never sets it (default false).
+   */
+  testCommands?: boolean;
 }
 
 /** Starts FerretDB on an ephemeral loopback port, keeping its SQLite files in dataDir. */
@@ -204,10 +244,14 @@ export async function startFerretDb(
   delete env.FERRETDB_EMBEDDED_SQL_LOG;
   delete env.FERRETDB_EMBEDDED_READPATH;
   delete env.FERRETDB_EMBEDDED_LOOKUP;
+  delete env.FERRETDB_EMBEDDED_REPLSET;
+  delete env.FERRETDB_EMBEDDED_TEST_COMMANDS;
   if (options.pushdown === false) env.FERRETDB_EMBEDDED_PUSHDOWN = "off";
   if (options.lookup === false) env.FERRETDB_EMBEDDED_LOOKUP = "off";
   if (options.atomic === false) env.FERRETDB_EMBEDDED_ATOMIC = "off";
   if (options.readpath && options.readpath !== "on") env.FERRETDB_EMBEDDED_READPATH = options.readpath;
+  if (options.replset === false) env.FERRETDB_EMBEDDED_REPLSET = "off";
+  if (options.testCommands) env.FERRETDB_EMBEDDED_TEST_COMMANDS = "on";
   if (options.sqlLog) env.FERRETDB_EMBEDDED_SQL_LOG = options.sqlLog;
   // Go's collector runs when the heap has grown by GOGC % since the last collection; FerretDB allocates a lot per
   // document read and keeps little, so the default 100 made it collect several times per page of 100 (garbage

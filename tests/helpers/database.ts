@@ -20,9 +20,31 @@ export function testMongoUri(): string {
   return uri;
 }
 
-/** Opens a fresh database for this test file; drop it with dropTestDatabase. */
-export async function openTestDatabase(dbName = testDbName()): Promise<Database> {
-  return openDatabase(testMongoUri(), { dbName });
+/**
+ * Opens a fresh database for this test file; drop it with dropTestDatabase. With `appName`, its client says that
+ * name to the server (a fail point can then be set for it alone: failCommand).
+ */
+export async function openTestDatabase(dbName = testDbName(), options: { appName?: string } = {}): Promise<Database> {
+  const uri = options.appName ? `${testMongoUri()}?appName=${encodeURIComponent(options.appName)}` : testMongoUri();
+  return openDatabase(uri, { dbName });
+}
+
+/**
+ * Sets MongoDB's failCommand fail point for the commands of the clients named `appName` only (other test files share
+ * the server): the tests' embedded FerretDB is started for tests (global-setup.ts), as a mongod would be with
+ * enableTestCommands. Returns the function that turns it off.
+ */
+export async function failCommand(
+  db: Database,
+  appName: string,
+  mode: "alwaysOn" | { times: number },
+  data: { failCommands: string[]; errorCode?: number; errorLabels?: string[]; closeConnection?: boolean },
+): Promise<() => Promise<void>> {
+  const admin = db.connection.db!.admin();
+  await admin.command({ configureFailPoint: "failCommand", mode, data: { ...data, appName } });
+  return async () => {
+    await admin.command({ configureFailPoint: "failCommand", mode: "off" });
+  };
 }
 
 export async function dropTestDatabase(db: Database): Promise<void> {

@@ -1,5 +1,6 @@
 // Starts one embedded database for the whole run (unless MONGODB_URI is set) and hands its URI to the workers.
-// FerretDB logs every SQL statement it runs (tests read their database's query plans: helpers/database.ts).
+// FerretDB logs every SQL statement it runs (tests read their database's query plans: helpers/database.ts), and is
+// started for tests: configureFailPoint works (helpers/database.ts, failCommand).
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -18,7 +19,7 @@ export default async function globalSetup(): Promise<void> {
     mode: embeddedDb,
     dataDir,
     progress: (message) => process.stderr.write(`[test database] ${message}\n`),
-    ferretdb: { sqlLog },
+    ferretdb: { sqlLog, testCommands: true },
   });
   process.env.TEST_MONGODB_URI = db.uri;
   process.env.TEST_DATABASE_KIND = db.kind;

@@ -9,12 +9,27 @@
 // It listens on 127.0.0.1 with an ephemeral port, prints the MongoDB URI as the first line of stdout,
 // and stops on SIGINT/SIGTERM or when stdin closes, so a parent that dies never leaves it running.
 //
-// It is built with the project's patches of FerretDB (the *.patch files and the files under _added, applied by the
-// Node side at build time): filters, sorts, skips, limits and counts reach SQLite and its indexes (pushdown.patch),
-// and updates, findAndModify and deletes are atomic per document, as on MongoDB (atomic.patch; buildInfo then says
-// embeddedAtomicWrites: true), and aggregate has the $lookup stage in its equality form (lookup.patch; buildInfo
-// says embeddedLookup: true). The environment variables FERRETDB_EMBEDDED_PUSHDOWN=off, FERRETDB_EMBEDDED_ATOMIC=off
-// and FERRETDB_EMBEDDED_LOOKUP=off turn these off at run time (FerretDB's own behaviour).
+// It is built with the project's patches of FerretDB, one concern each: its changes of FerretDB's own files in
+// patches/<concern>.patch (each written against FerretDB's pristine files, so they apply in any order; every change
+// names its concern in a comment, "(<concern>.patch)") and its own files under _added, named after it
+// (embedded_<concern>*.go). The Node side applies them at build time (src/db/ferretdb.ts); `npm run
+// ferretdb:workspace` gives a developer the patched module as a git repository and writes the patches back.
+//
+//	concern   switch (read once, in _added/internal/util/embedded/switches.go)   buildInfo marker
+//	pushdown  FERRETDB_EMBEDDED_PUSHDOWN=off: nothing pushed down to SQLite     -
+//	readpath  FERRETDB_EMBEDDED_READPATH=off|check: FerretDB's own reading       -
+//	atomic    FERRETDB_EMBEDDED_ATOMIC=off: FerretDB's read-then-write writes    embeddedAtomicWrites: true
+//	lookup    FERRETDB_EMBEDDED_LOOKUP=off: no $lookup stage                     embeddedLookup: true
+//
+// pushdown: filters, sorts, skips, limits and counts reach SQLite and its indexes. readpath: results the pushdown
+// proved exact go from SQLite's JSON straight to BSON, statements are prepared once, command tags parsed once, NaNs
+// checked in requests only. atomic: updates, findAndModify and deletes are atomic per document, as on MongoDB.
+// lookup: aggregate has the $lookup stage in its equality form. What several concerns use lives once, in a file
+// named for what it shares: the switches (util/embedded/switches.go), buildInfo's markers (handler/embedded_markers.go,
+// whose hook in msg_buildinfo.go is shared.patch), prepared statements (util/fsql/embedded_stmts.go, its field in
+// fsql.DB is shared.patch), a read transaction (util/fsql/embedded_readtx.go) and the walk over stored JSON
+// (handler/sjson/embedded_walk.go). The service never sets a switch (startFerretDb drops them from its environment);
+// they are for the tests and the benches, which compare each concern with FerretDB's own behaviour.
 //
 // FERRETDB_EMBEDDED_PPROF=<host:port> (e.g. 127.0.0.1:6060) serves Go's profiles (net/http/pprof) there, for
 // `go tool pprof http://<host:port>/debug/pprof/profile?seconds=20`; off unless set.

@@ -29,111 +29,20 @@ import (
 	"context"
 	"encoding/hex"
 	"errors"
-	"os"
 	"slices"
 	"strconv"
-	"sync"
 	"time"
-
-	"github.com/FerretDB/wire"
-	"golang.org/x/sync/semaphore"
 
 	"github.com/FerretDB/FerretDB/internal/backends"
 	"github.com/FerretDB/FerretDB/internal/handler/common"
 	"github.com/FerretDB/FerretDB/internal/handler/handlererrors"
 	"github.com/FerretDB/FerretDB/internal/types"
+	"github.com/FerretDB/FerretDB/internal/util/embedded"
 	"github.com/FerretDB/FerretDB/internal/util/lazyerrors"
 )
 
 // embeddedAtomicOff is true when FERRETDB_EMBEDDED_ATOMIC=off: FerretDB's own read-then-write statements.
-var embeddedAtomicOff = os.Getenv("FERRETDB_EMBEDDED_ATOMIC") == "off"
-
-// embeddedWholeWeight is the weight of a database's or a collection's lock: each holder below it holds one unit,
-// one that needs it alone (a statement with any filter, drop, dropDatabase) all of them.
-const embeddedWholeWeight = 1 << 30
-
-// embeddedLockKey names a lock: a database's (coll and doc ""), a collection's (doc ""), or a document's in a
-// collection (doc: embeddedDocKey of its _id).
-type embeddedLockKey struct {
-	db, coll, doc string
-}
-
-// embeddedLockEntry is a lock in use (or waited for) by refs requests; unused ones leave the table.
-type embeddedLockEntry struct {
-	sem  *semaphore.Weighted // FIFO, and its Acquire ends with the context
-	refs int
-}
-
-var embeddedLocks = struct {
-	mu      sync.Mutex
-	entries map[embeddedLockKey]*embeddedLockEntry
-}{entries: map[embeddedLockKey]*embeddedLockEntry{}}
-
-// embeddedHeld is one lock taken.
-type embeddedHeld struct {
-	key embeddedLockKey
-	e   *embeddedLockEntry
-	n   int64
-}
-
-func embeddedAcquire(ctx context.Context, key embeddedLockKey, n int64) (*embeddedHeld, error) {
-	embeddedLocks.mu.Lock()
-	e := embeddedLocks.entries[key]
-	if e == nil {
-		size := int64(embeddedWholeWeight)
-		if key.doc != "" {
-			size = 1
-		}
-		e = &embeddedLockEntry{sem: semaphore.NewWeighted(size)}
-		embeddedLocks.entries[key] = e
-	}
-	e.refs++
-	embeddedLocks.mu.Unlock()
-
-	held := &embeddedHeld{key: key, e: e, n: n}
-	if err := e.sem.Acquire(ctx, n); err != nil {
-		held.n = 0
-		held.release()
-		return nil, err
-	}
-
-	return held, nil
-}
-
-func (held *embeddedHeld) release() {
-	if held.n > 0 {
-		held.e.sem.Release(held.n)
-	}
-
-	embeddedLocks.mu.Lock()
-	if held.e.refs--; held.e.refs == 0 {
-		delete(embeddedLocks.entries, held.key)
-	}
-	embeddedLocks.mu.Unlock()
-}
-
-// embeddedLockSet takes locks in the order given and releases them in the reverse order.
-type embeddedLockSet []*embeddedHeld
-
-func (set *embeddedLockSet) take(ctx context.Context, key embeddedLockKey, n int64) error {
-	h, err := embeddedAcquire(ctx, key, n)
-	if err != nil {
-		set.release()
-		return err
-	}
-
-	*set = append(*set, h)
-
-	return nil
-}
-
-func (set *embeddedLockSet) release() {
-	for i := len(*set) - 1; i >= 0; i-- {
-		(*set)[i].release()
-	}
-
-	*set = nil
-}
+var embeddedAtomicOff = embedded.AtomicOff
 
 // embeddedNoLock is what the lock functions return with the switch off.
 func embeddedNoLock() {}
@@ -363,24 +272,12 @@ func (h *Handler) embeddedExecDelete(ctx context.Context, dbName, collName strin
 	return h.execDelete(ctx, c, p)
 }
 
-// embeddedBuildInfo answers buildInfo with `embeddedAtomicWrites: true` (before `ok`) while the locks are on: the
-// service checks it at start to know it runs on a database with MongoDB's single-document guarantees.
-//
-// It also says `embeddedLookup: true` unless FERRETDB_EMBEDDED_LOOKUP=off: aggregate has the $lookup stage
-// (embedded_lookup.go), which the service's read of a project with its teacher uses.
-func embeddedBuildInfo(doc *types.Document) (*wire.OpMsg, error) {
-	ok, _ := doc.Get("ok")
-	doc.Remove("ok")
-
-	if !embeddedAtomicOff {
-		doc.Set("embeddedAtomicWrites", true)
-	}
-
-	if !embeddedLookupOff {
-		doc.Set("embeddedLookup", true)
-	}
-
-	doc.Set("ok", ok)
-
-	return documentOpMsg(doc)
+// embeddedAtomicWrites: buildInfo says `embeddedAtomicWrites: true` while the locks are on; the service checks it at
+// start to know it runs on a database with MongoDB's single-document guarantees.
+func init() {
+	embeddedMarker(func(doc *types.Document) {
+		if !embeddedAtomicOff {
+			doc.Set("embeddedAtomicWrites", true)
+		}
+	})
 }

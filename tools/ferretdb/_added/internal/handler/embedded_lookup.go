@@ -14,14 +14,13 @@
 // dotted `as`, and a local value that is an array or sits below an array (MongoDB then matches each element).
 //
 // FERRETDB_EMBEDDED_LOOKUP=off leaves $lookup to FerretDB's own stages (NotImplemented), and buildInfo without
-// `embeddedLookup` (embedded_atomic.go), as FerretDB 1.24 itself.
+// `embeddedLookup`, as FerretDB 1.24 itself.
 package handler
 
 import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"strings"
 
 	"github.com/FerretDB/FerretDB/internal/backends"
@@ -30,13 +29,24 @@ import (
 	"github.com/FerretDB/FerretDB/internal/handler/handlererrors"
 	"github.com/FerretDB/FerretDB/internal/handler/handlerparams"
 	"github.com/FerretDB/FerretDB/internal/types"
+	"github.com/FerretDB/FerretDB/internal/util/embedded"
 	"github.com/FerretDB/FerretDB/internal/util/iterator"
 	"github.com/FerretDB/FerretDB/internal/util/lazyerrors"
 	"github.com/FerretDB/FerretDB/internal/util/must"
 )
 
 // embeddedLookupOff is true when FERRETDB_EMBEDDED_LOOKUP=off: no $lookup, as in FerretDB 1.24 itself.
-var embeddedLookupOff = os.Getenv("FERRETDB_EMBEDDED_LOOKUP") == "off"
+var embeddedLookupOff = embedded.LookupOff
+
+// embeddedLookup: buildInfo says `embeddedLookup: true` while the stage is on; the service's read of a project with
+// its teacher needs it.
+func init() {
+	embeddedMarker(func(doc *types.Document) {
+		if !embeddedLookupOff {
+			doc.Set("embeddedLookup", true)
+		}
+	})
+}
 
 // embeddedLookup is the `$lookup` stage of one pipeline.
 type embeddedLookup struct {

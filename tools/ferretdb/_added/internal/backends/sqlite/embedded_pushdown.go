@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"os"
 	"strings"
 	"sync"
 
@@ -16,6 +15,7 @@ import (
 	"github.com/FerretDB/FerretDB/internal/backends/sqlite/metadata"
 	"github.com/FerretDB/FerretDB/internal/handler/sjson"
 	"github.com/FerretDB/FerretDB/internal/types"
+	"github.com/FerretDB/FerretDB/internal/util/embedded"
 	"github.com/FerretDB/FerretDB/internal/util/fsql"
 	"github.com/FerretDB/FerretDB/internal/util/iterator"
 	"github.com/FerretDB/FerretDB/internal/util/lazyerrors"
@@ -39,7 +39,7 @@ import (
 // FerretDB does. FERRETDB_EMBEDDED_PUSHDOWN=off turns all of it off (for comparing with FerretDB's own behaviour).
 
 // embeddedPushdownOff is true when FERRETDB_EMBEDDED_PUSHDOWN=off.
-var embeddedPushdownOff = os.Getenv("FERRETDB_EMBEDDED_PUSHDOWN") == "off"
+var embeddedPushdownOff = embedded.PushdownOff
 
 // unmarshalDocument decodes the documents Query reads: with sjson.UnmarshalOnePass, or as FerretDB does when the
 // pushdown is off (so comparing both compares the decoders too).
@@ -505,7 +505,7 @@ type embeddedStatement struct {
 }
 
 // prepare plans a Query: in a read transaction when fields must be checked (the transaction is then returned and
-// the caller must end it).
+// the caller must end it; in a client's transaction, none is returned: its statements share its snapshot).
 func (c *collection) prepareEmbedded(ctx context.Context, db *fsql.DB, meta *metadata.Collection, filter *types.Document, pd *backends.QueryPushdown, limit int64) (*embeddedStatement, *fsql.Tx, error) { //nolint:lll // for readability
 	var sort *types.Document
 	if pd != nil {
@@ -524,7 +524,10 @@ func (c *collection) prepareEmbedded(ctx context.Context, db *fsql.DB, meta *met
 		}
 
 		if err = p.check(ctx, querierOf(db, tx)); err != nil {
-			_ = tx.Rollback()
+			if tx != nil {
+				_ = tx.Rollback()
+			}
+
 			return nil, nil, lazyerrors.Error(err)
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"sync"
 
+	"github.com/FerretDB/FerretDB/internal/util/embedded"
 	"github.com/FerretDB/FerretDB/internal/util/lazyerrors"
 )
 
@@ -71,17 +72,28 @@ func (c *embeddedStmtCache) close() {
 
 // QueryPrepared runs query, in tx when it is not nil, through a statement prepared once per text and connection.
 // It logs as QueryContext does, but builds the log record only when debug logging is on.
+//
+// Shared: the pushdown's reads and the read path call it. Preparing once is one of the read path's cuts: with
+// FERRETDB_EMBEDDED_READPATH=off every run prepares its statement again, as FerretDB does.
 func (db *DB) QueryPrepared(ctx context.Context, tx *Tx, query string, args ...any) (*Rows, error) {
 	if db.l.Enabled(ctx, slog.LevelDebug) {
 		db.l.DebugContext(ctx, fmt.Sprintf(">>> %s", query), slog.Any("args", args))
 	}
 
-	s, err := db.embeddedStmts.stmt(ctx, db.sqlDB, query)
-	if err != nil {
-		return nil, err
+	if t := TxnFrom(ctx); t != nil && tx == nil {
+		// In the client's transaction (replset.patch): its connection, without the cache's statements.
+		return t.query(ctx, db, query, args...)
 	}
 
+	var s *sql.Stmt
 	var rows *sql.Rows
+	var err error
+
+	if !embedded.ReadpathOff {
+		if s, err = db.embeddedStmts.stmt(ctx, db.sqlDB, query); err != nil {
+			return nil, err
+		}
+	}
 
 	switch {
 	case s == nil && tx == nil:

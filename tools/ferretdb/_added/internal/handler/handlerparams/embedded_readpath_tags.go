@@ -3,16 +3,16 @@
 package handlerparams
 
 import (
-	"os"
 	"reflect"
 	"strings"
 	"sync"
 
+	"github.com/FerretDB/FerretDB/internal/util/embedded"
 	"github.com/FerretDB/FerretDB/internal/util/lazyerrors"
 )
 
 // embeddedTagsOff is true when FERRETDB_EMBEDDED_READPATH=off: every tag is parsed at every use, as FerretDB does.
-var embeddedTagsOff = os.Getenv("FERRETDB_EMBEDDED_READPATH") == "off"
+var embeddedTagsOff = embedded.ReadpathOff
 
 // embeddedTag is one struct field's `ferretdb` tag, parsed.
 type embeddedTag struct {

@@ -5,7 +5,6 @@ package handler
 import (
 	"errors"
 	"math"
-	"os"
 	"slices"
 	"strings"
 	"sync"
@@ -17,14 +16,15 @@ import (
 	"github.com/FerretDB/FerretDB/internal/bson"
 	"github.com/FerretDB/FerretDB/internal/handler/common"
 	"github.com/FerretDB/FerretDB/internal/types"
+	"github.com/FerretDB/FerretDB/internal/util/embedded"
 	"github.com/FerretDB/FerretDB/internal/util/iterator"
 	"github.com/FerretDB/FerretDB/internal/util/lazyerrors"
 )
 
 // embeddedReadpathOff is true when FERRETDB_EMBEDDED_READPATH=off: results the backend proved exact take FerretDB's
-// own path (decoded into types.Document, filtered, sorted, skipped and limited again in Go, converted to BSON), for
-// comparing with it. FERRETDB_EMBEDDED_PUSHDOWN=off turns it off too (nothing is then proved exact).
-var embeddedReadpathOff = os.Getenv("FERRETDB_EMBEDDED_READPATH") == "off"
+// own path (decoded into types.Document, through its iterators and cursor, converted to BSON), for comparing with it.
+// FERRETDB_EMBEDDED_PUSHDOWN=off turns it off too (nothing is then proved exact).
+var embeddedReadpathOff = embedded.ReadpathOff
 
 // embeddedBuffers holds the buffers first batches are written into (the reply copies them).
 var embeddedBuffers = sync.Pool{New: func() any { b := make([]byte, 0, 64<<10); return &b }}
@@ -202,18 +202,6 @@ func embeddedInclusion(projection *types.Document) (keep func(name string) bool,
 
 		return slices.Contains(names, name)
 	}, keepsID, true
-}
-
-// embeddedPositional returns whether a projection has a positional part (a field name holding `$`), which reads the
-// find's filter.
-func embeddedPositional(projection *types.Document) bool {
-	for _, name := range projection.Keys() {
-		if strings.Contains(name, "$") {
-			return true
-		}
-	}
-
-	return false
 }
 
 // embeddedProjectionFlag returns whether a projection value includes its field, for the values that only say that

@@ -5,13 +5,13 @@ package sqlite
 import (
 	"bytes"
 	"context"
-	"os"
 	"unsafe"
 
 	"github.com/FerretDB/FerretDB/internal/backends"
 	"github.com/FerretDB/FerretDB/internal/backends/sqlite/metadata"
 	"github.com/FerretDB/FerretDB/internal/bson"
 	"github.com/FerretDB/FerretDB/internal/handler/sjson"
+	"github.com/FerretDB/FerretDB/internal/util/embedded"
 	"github.com/FerretDB/FerretDB/internal/util/iterator"
 	"github.com/FerretDB/FerretDB/internal/util/lazyerrors"
 )
@@ -19,7 +19,7 @@ import (
 // embeddedReadpathCheck is true when FERRETDB_EMBEDDED_READPATH=check: every document handed out as BSON is also
 // decoded by FerretDB's own decoder (sjson.Unmarshal) and converted as FerretDB converts it, and the two encodings
 // must be equal byte for byte (else the request fails). For the tests; it costs more than either path.
-var embeddedReadpathCheck = os.Getenv("FERRETDB_EMBEDDED_READPATH") == "check"
+var embeddedReadpathCheck = embedded.ReadpathCheck
 
 // AppendNextBSON implements backends.BSONIterator (for iterators of documents, not of record IDs alone).
 func (iter *queryIterator) AppendNextBSON(dst []byte, keep func(name string) bool) ([]byte, error) {

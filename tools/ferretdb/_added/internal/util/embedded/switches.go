@@ -1,0 +1,39 @@
+// Added by ferretdb-embedded (the project's patch; not part of FerretDB).
+
+// Package embedded holds the run-time switches of ferretdb-embedded's concerns. Each concern's environment variable
+// is read here, once, and nowhere else; the concern's files use these values (tools/ferretdb/main.go lists them, and
+// tests/foundation/ferretdb-patch-layout.test.ts checks that no other file reads one).
+package embedded
+
+import "os"
+
+var (
+	// PushdownOff (FERRETDB_EMBEDDED_PUSHDOWN=off): FerretDB's own query behaviour, nothing pushed down to SQLite,
+	// its decoder and projection (pushdown.patch).
+	PushdownOff = os.Getenv("FERRETDB_EMBEDDED_PUSHDOWN") == "off"
+
+	// ReadpathOff (FERRETDB_EMBEDDED_READPATH=off): results the pushdown proved exact take FerretDB's own types and
+	// conversion to BSON, statements are prepared at every run, command tags are parsed at every use, and NaNs are
+	// looked for by the wire package in requests and replies (readpath.patch).
+	ReadpathOff = os.Getenv("FERRETDB_EMBEDDED_READPATH") == "off"
+
+	// ReadpathCheck (FERRETDB_EMBEDDED_READPATH=check): the read path's BSON is compared, document by document, with
+	// FerretDB's own encoding; a difference fails the request. For the tests.
+	ReadpathCheck = os.Getenv("FERRETDB_EMBEDDED_READPATH") == "check"
+
+	// AtomicOff (FERRETDB_EMBEDDED_ATOMIC=off): FerretDB's own read-then-write updates, findAndModify and deletes,
+	// and no embeddedAtomicWrites in buildInfo (atomic.patch).
+	AtomicOff = os.Getenv("FERRETDB_EMBEDDED_ATOMIC") == "off"
+
+	// LookupOff (FERRETDB_EMBEDDED_LOOKUP=off): no $lookup stage and no embeddedLookup in buildInfo (lookup.patch).
+	LookupOff = os.Getenv("FERRETDB_EMBEDDED_LOOKUP") == "off"
+
+	// ReplSetOff (FERRETDB_EMBEDDED_REPLSET=off): a standalone server, as FerretDB 1.24: hello names no replica set,
+	// and sessions, transactions and retryable writes are not served (replset.patch).
+	ReplSetOff = os.Getenv("FERRETDB_EMBEDDED_REPLSET") == "off"
+
+	// TestCommands (FERRETDB_EMBEDDED_TEST_COMMANDS=on): the commands MongoDB serves only with
+	// `--setParameter enableTestCommands=1`, configureFailPoint among them (the fail points: handler/embedded_failpoint.go). Off unless set: the
+	// service never sets it.
+	TestCommands = os.Getenv("FERRETDB_EMBEDDED_TEST_COMMANDS") == "on"
+)
