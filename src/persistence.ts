@@ -46,7 +46,7 @@ export const APP_SCHEMA: DatabaseSchema<AppModels> = {
   readOnly: ["ProjectRevision"],
   async prepare(db, progress) {
     // Insert-only and idempotent; markers make later starts skip them (project-changes.migration.ts).
-    const log = new ProjectChangeLog(db.models.ProjectChange, db.models.Project, db.ids);
+    const log = changeLogOf(db);
     await migrateProjectRevisions(db.connection, db.models, log, progress);
     await upgradeProjects(db.connection, db.models, log, progress);
   },
@@ -57,12 +57,9 @@ export function openDatabase(uri: string, options: OpenDatabaseOptions = {}): Pr
   return connectDatabase(uri, APP_SCHEMA, options);
 }
 
-/**
- * Resolves the change log's empty positions on a database no writer uses (a backup's snapshot, a restored backup), so
- * every project equals its newest revision and no reader waits; returns how many it resolved.
- */
-export function settleChangeLog(db: Database): Promise<number> {
-  return new ProjectChangeLog(db.models.ProjectChange, db.models.Project, db.ids).settle();
+/** The projects' change log of a database. */
+export function changeLogOf(db: Database): ProjectChangeLog {
+  return new ProjectChangeLog(db.models.ProjectChange, db.models.Project, db.ids, db.transactions);
 }
 
 /**
@@ -70,5 +67,5 @@ export function settleChangeLog(db: Database): Promise<number> {
  * read from MONGODB_URI reads the projects before the log); returns how many projects it wrote.
  */
 export function catchUpProjects(db: Database): Promise<number> {
-  return new ProjectChangeLog(db.models.ProjectChange, db.models.Project, db.ids).catchUpProjects();
+  return changeLogOf(db).catchUpProjects();
 }

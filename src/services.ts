@@ -1,11 +1,11 @@
 // The domain services of one app instance; stateless, shared by GraphQL and REST.
 import { ProjectChangeFeed, ProjectService, type StatusWorkflow } from "./components/projects";
-import { ProjectChangeLog, ProjectRepository } from "./components/projects/persistence";
+import { ProjectRepository } from "./components/projects/persistence";
 import { StudentService } from "./components/students";
 import { StudentRepository } from "./components/students/persistence";
 import { TeacherService } from "./components/teachers";
 import { TeacherRepository } from "./components/teachers/persistence";
-import type { Database } from "./persistence";
+import { changeLogOf, type Database } from "./persistence";
 import type { Logger } from "./logger";
 import type { UnanswerableRecord } from "./shared/record-guard";
 
@@ -37,9 +37,9 @@ export function createServices(
       `stored record cannot be answered: ${problem.collection} ${String(problem.id)} field ${problem.field}; left out of reads (npm run db:check lists such records)`,
     );
   const teachers = new TeacherService(new TeacherRepository(db.models.Teacher, db.ids), report);
-  const changeLog = new ProjectChangeLog(db.models.ProjectChange, db.models.Project, db.ids);
+  const changeLog = changeLogOf(db);
   const projects = new ProjectService(
-    new ProjectRepository(db.models.Project, changeLog, db.ids),
+    new ProjectRepository(db.models.Project, changeLog, db.ids, db.transactions),
     teachers,
     workflow,
     report,

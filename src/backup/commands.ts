@@ -2,13 +2,13 @@
 // and the steps around reading and writing it. docs/database.md ("Backups and restore") is the user's side.
 //
 // The embedded FerretDB is backed up from a snapshot: SQLite's VACUUM INTO copies the database's file in one read
-// transaction while the service keeps writing (tools/ferretdb/main.go, `snapshot`); a second FerretDB serves the
-// copy, whose change log is settled (a writer caught between its update and its log entry: the entry is written from
-// the project, as a reader would), and the copy is read from there. MONGODB_URI is read as it runs (see the docs for
-// what that guarantees). A restore checks every file first, refuses a target that holds data unless told to replace
-// it, writes the collections and their indexes, then opens the database as the service does, settles its log and
-// brings every project up to its newest revision there (a backup read while writes went on can hold a change in the
-// log that it read after the project).
+// transaction while the service keeps writing (tools/ferretdb/main.go, `snapshot`), so it holds every change that
+// committed before it (a change commits with its log entry, in one transaction) and nothing of any other; a second
+// FerretDB serves the copy, and the copy is read from there. MONGODB_URI is read as it runs (see the docs for what
+// that guarantees). A restore checks every file first, refuses a target that holds data unless told to replace it,
+// writes the collections and their indexes, then opens the database as the service does and brings every project up
+// to its newest revision there (a backup read while writes went on can hold a change in the log that it read after
+// the project).
 import fs from "node:fs";
 import path from "node:path";
 import type { Config } from "../config";
@@ -16,7 +16,7 @@ import { openConfiguredDatabase, type ConfiguredDatabase } from "../db/configure
 import { DEFAULT_DB_NAME, type DatabaseSchema } from "../db/database";
 import type { Progress } from "../db/embedded-server";
 import { snapshotFerretDb, startFerretDb } from "../db/ferretdb";
-import { catchUpProjects, openDatabase, settleChangeLog } from "../persistence";
+import { catchUpProjects, openDatabase } from "../persistence";
 import { BackupRefused, BackupStopped, MANIFEST, verifyBackup, type Manifest } from "./backup-format";
 import { dumpDatabase } from "./backup";
 import { refuseUnlessEmpty, restoreCollections } from "./restore";
@@ -189,8 +189,6 @@ async function backupEmbeddedSnapshot(
     signal.throwIfAborted();
     const db = await openDatabase(server.uri, { dbName: DEFAULT_DB_NAME, progress, ...BULK });
     try {
-      const settled = await settleChangeLog(db);
-      if (settled > 0) progress(`Change log: ${settled} position(s) of writes in progress resolved in the snapshot`);
       return await dumpDatabase(db.connection.db!, partial, progress, signal);
     } finally {
       await db.close();
@@ -241,16 +239,14 @@ export async function restoreConfiguredDatabase(
     progress(`Restoring into "${db.databaseName}" in ${database.description}`);
     await restoreCollections(db, dir, backup, options);
     await database.db.close();
-    // Opened as the service opens it (its indexes, its migrations), then the change log settled: a backup read from a
-    // running MongoDB may hold positions whose writers were between their two steps.
+    // Opened as the service opens it (its indexes, its migrations), then the projects brought up to the log: a backup
+    // read from a running MongoDB reads the projects before the log.
     const app = await openDatabase(config.mongodbUri ?? database.embeddedUri!, {
       dbName: db.databaseName,
       progress,
       ...BULK,
     });
     try {
-      const settled = await settleChangeLog(app);
-      if (settled > 0) progress(`Change log: ${settled} position(s) of writes in progress resolved`);
       const caughtUp = await catchUpProjects(app);
       if (caughtUp > 0) progress(`Projects: ${caughtUp} brought up to their newest revision in the change log`);
     } finally {

@@ -4,6 +4,7 @@
 import mongoose, { type Connection, type Model } from "mongoose";
 import { createCounterModel, type CounterModel } from "./counter.model";
 import { IdAllocator } from "./id-allocator";
+import { transactionsOf, type Transactions } from "./transactions";
 import type { Progress } from "./embedded-server";
 import { commandTimingPlugin, reportCommandTiming } from "./command-timing";
 
@@ -26,6 +27,8 @@ export interface Database<M = object> {
   connection: Connection;
   models: M & { Counter: CounterModel };
   ids: IdAllocator;
+  /** Runs work in one multi-document transaction (transactions.ts). */
+  transactions: Transactions;
   /** Answers within the timeout while the server is reachable. */
   ping(timeoutMs?: number): Promise<boolean>;
   close(): Promise<void>;
@@ -111,6 +114,7 @@ export async function connectDatabase<M extends object>(
     connection,
     models,
     ids,
+    transactions: transactionsOf(connection, timeoutMs),
     async ping(limitMs = 1000) {
       // Not gated on Mongoose's readyState: after an outage it says "disconnected" until the driver's next
       // heartbeat (up to 10 s), while a ping (its server selection) finds the server again at once.

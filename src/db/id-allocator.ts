@@ -2,6 +2,7 @@
 // inserted under unique indexes. The unique index on the id field stays what guarantees uniqueness: a counter behind
 // the ids already stored (data restored or written by other means) costs a retry with the next number, never a
 // duplicate.
+import type { ClientSession } from "mongoose";
 import { internalError } from "../shared/errors";
 import { GRAPHQL_INT_MAX, SAFE_INT_MAX } from "../shared/validation";
 import type { CounterModel } from "./counter.model";
@@ -25,25 +26,42 @@ export function isDuplicateKeyError(err: unknown): boolean {
   return !!e && (e.code === DUPLICATE_KEY || /E11000|duplicate key/i.test(e.message ?? ""));
 }
 
+/** The id, unless it is past what the API can answer (contract: ranges both transports can answer). */
+function answerable(sequence: string, id: number): number {
+  const largest = LARGEST_ID[sequence] ?? GRAPHQL_INT_MAX;
+  if (id > largest) {
+    throw internalError(new Error(`the ${sequence} id sequence is exhausted: ${id} is over ${largest}`));
+  }
+  return id;
+}
+
 export class IdAllocator {
   constructor(private readonly counters: CounterModel) {}
 
-  /** The next number of a sequence (1, 2, …). */
-  next(sequence: string): Promise<number> {
-    return this.reserve(sequence, 1);
+  /**
+   * The next number of a sequence (1, 2, …). In a transaction (`session`), the step is the transaction's: it commits
+   * with it, or is rolled back with it, and no other transaction takes a number of the sequence meanwhile.
+   */
+  next(sequence: string, session?: ClientSession): Promise<number> {
+    return this.reserve(sequence, 1, session);
   }
 
-  /** The first of `count` consecutive numbers of a sequence, taken in one step (a hint too, like next()). */
-  async reserve(sequence: string, count: number): Promise<number> {
+  /** The first of `count` consecutive numbers of a sequence, taken in one step (in `session`'s transaction too). */
+  async reserve(sequence: string, count: number, session?: ClientSession): Promise<number> {
     for (let attempt = 0; ; attempt++) {
       try {
         const doc = await this.counters
-          .findOneAndUpdate({ _id: sequence }, { $inc: { seq: count } }, { upsert: true, returnDocument: "after" })
+          .findOneAndUpdate(
+            { _id: sequence },
+            { $inc: { seq: count } },
+            { upsert: true, returnDocument: "after", ...(session ? { session } : {}) },
+          )
           .lean();
         return doc!.seq - count + 1;
       } catch (err) {
-        // Two first-ever upserts may race to insert the counter document itself.
-        if (!isDuplicateKeyError(err) || attempt >= 3) throw err;
+        // Two first-ever upserts may race to insert the counter document itself (outside a transaction, which a
+        // duplicate key would end: the caller's transaction is then tried again as a whole).
+        if (session || !isDuplicateKeyError(err) || attempt >= 3) throw err;
       }
     }
   }
@@ -64,6 +82,16 @@ export class IdAllocator {
   }
 
   /**
+   * The next id of a sequence for a record inserted in `session`'s transaction: refused past the largest id the API
+   * can answer. An id taken meanwhile by other means (data restored or written behind the service's back) makes the
+   * insert fail on its unique index and ends the transaction: the caller raises the sequence past it (atLeast) and
+   * tries again.
+   */
+  async nextId(sequence: string, session: ClientSession): Promise<number> {
+    return answerable(sequence, await this.next(sequence, session));
+  }
+
+  /**
    * Allocates an id and runs `insert` with it. When `insert` fails on a duplicate key, either the id was taken (by a
    * concurrent creation that read the same counter value: retry with the next id) or another unique constraint
    * failed (a name, an email): `explainDuplicate` looks that up and returns the error to throw. The id is checked
@@ -75,13 +103,8 @@ export class IdAllocator {
     insert: (id: number) => Promise<T>,
     explainDuplicate: () => Promise<Error | undefined> = async () => undefined,
   ): Promise<T> {
-    const largest = LARGEST_ID[sequence] ?? GRAPHQL_INT_MAX;
     for (let attempt = 1; ; attempt++) {
-      const id = await this.next(sequence);
-      if (id > largest) {
-        // Never store an id the API cannot answer (contract: ranges both transports can answer).
-        throw internalError(new Error(`the ${sequence} id sequence is exhausted: ${id} is over ${largest}`));
-      }
+      const id = answerable(sequence, await this.next(sequence));
       try {
         return await insert(id);
       } catch (err) {

@@ -1,22 +1,21 @@
-// The change log under the feed, on the real database: a position taken by a writer that has not inserted yet holds
-// the readers back (nothing after it is handed out first); one never filled is given up after the bounded wait with a
-// void entry, and the late writer's insert then fails on that position and lands higher — so nothing is skipped.
-// Revisions stored by versions before the change log are copied into it once at start-up, with the project's state
-// after each.
+// The change log under the feed, on the real database: each change takes its position, changes the project and
+// inserts its entry in one transaction, so positions become readable in order with no gap, a project's revisions are
+// in the log in revision order whatever the timing, a fault in the middle is tried again and recorded once, and
+// readers never wait. Data of earlier versions (void entries, positions left empty) still reads, and their cursors
+// resume. Revisions stored by versions before the change log are copied into it once at start-up, with the project's
+// state after each.
 import { ProjectChangeFeed, type ProjectChangeEvent } from "../../src/components/projects";
-import { ProjectChangeLog, revisionKey } from "../../src/components/projects/persistence";
-import { openDatabase, type Database } from "../../src/persistence";
+import { type ProjectChangeLog, revisionKey } from "../../src/components/projects/persistence";
+import { changeLogOf, openDatabase, type Database } from "../../src/persistence";
 import { createServices, type Services } from "../../src/services";
-import { dropTestDatabase, openTestDatabase, testMongoUri } from "../helpers/database";
+import { dropTestDatabase, failCommand, openTestDatabase, testDbName, testMongoUri } from "../helpers/database";
 import { silentLogger, unique } from "../helpers/fixtures";
 
 /** 1, 2, …, n. */
 const range = (n: number) => Array.from({ length: n }, (_, i) => i + 1);
 
-/** The counter whose values are the log's positions (a writer first takes one, then inserts). */
+/** The counter whose values are the log's positions. */
 const POSITIONS = "project_changes";
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 function input(project_status = "planned") {
   return {
@@ -29,38 +28,35 @@ function input(project_status = "planned") {
   };
 }
 
-describe("the change log's positions", () => {
+describe("the change log: one transaction per change", () => {
+  const appName = `change-log-${process.pid}`;
   let db: Database;
   let services: Services;
   let log: ProjectChangeLog;
   const feeds: ProjectChangeFeed[] = [];
   beforeAll(async () => {
-    db = await openTestDatabase();
+    db = await openTestDatabase(testDbName(), { appName });
     services = createServices(db, undefined, silentLogger);
-    log = new ProjectChangeLog(db.models.ProjectChange, db.models.Project, db.ids);
+    log = changeLogOf(db);
   });
   afterEach(() => feeds.splice(0).forEach((feed) => feed.stop()));
   afterAll(() => dropTestDatabase(db));
 
-  function feed(gapWaitMs: number): ProjectChangeFeed {
-    const created = new ProjectChangeFeed(log, services.projects, { pollMs: 20, gapWaitMs });
+  function feed(): ProjectChangeFeed {
+    const created = new ProjectChangeFeed(log, services.projects, { pollMs: 20 });
     feeds.push(created);
     return created;
   }
 
-  /** A subscription of every project's changes after the log's current end. */
-  async function watchFromNow(f: ProjectChangeFeed) {
-    const anchor = await services.projects.create(input());
-    const own = await f.subscribeProject({ projectId: anchor.project_id, after_revision: 0 }, { onOverflow: () => {} });
-    const created = (await own.next()).value as ProjectChangeEvent;
-    await own.return!();
-    return f.subscribeAll({ after: created.cursor }, { onOverflow: () => {} });
-  }
+  /** The log's entries after position `after`, in position order. */
+  const entriesAfter = (after: number) =>
+    db.models.ProjectChange.find({ seq: { $gt: after } })
+      .sort({ seq: 1 })
+      .lean();
 
-  it("when changes committed together meet a revision that is there already, then the others are committed in order and its position is voided", async () => {
+  it("when changes committed together meet a revision that is there already, then the others are committed in order at consecutive positions", async () => {
     const anchor = await services.projects.create(input());
     const project = (await log.revision(anchor.project_id, 1))!.project;
-    const before = await log.lastSeq();
     const projectId = 900_000 + (process.pid % 1000);
     const change = (revision: number) => ({
       _id: revisionKey(projectId, revision),
@@ -75,8 +71,8 @@ describe("the change log's positions", () => {
       project,
     });
     // Revision 10 is committed already (by an earlier start, say); 150 changes are more than FerretDB's insert batch.
-    const taken = await log.position();
-    await db.models.ProjectChange.create({ ...change(10), seq: taken });
+    await log.appendAll([change(10)]);
+    const before = await log.lastSeq();
     const changes = Array.from({ length: 150 }, (_, i) => change(i + 1));
 
     const committed = await log.appendAll(changes);
@@ -88,111 +84,129 @@ describe("the change log's positions", () => {
       10,
       ...Array.from({ length: 150 }, (_, i) => i + 1).filter((r) => r !== 10),
     ]);
-    // Every position up to the last is taken, by a change or a void entry: readers never wait on a hole.
-    const all = await db.models.ProjectChange.find({ seq: { $gt: before } })
-      .sort({ seq: 1 })
-      .lean();
-    expect(all.map((entry) => entry.seq)).toEqual(Array.from({ length: all.length }, (_, i) => before + 1 + i));
+    expect((await entriesAfter(before)).map((entry) => entry.seq)).toEqual(range(149).map((i) => before + i));
   });
 
-  it("when a writer has taken a position but inserts late, then readers wait for it and hand changes out in position order", async () => {
-    const f = feed(60_000);
-    const late = await services.projects.create(input());
-    const events = await watchFromNow(f);
-    const taken = await db.ids.next(POSITIONS); // the slow writer's position
-    const after = await services.projects.create(input()); // commits at a higher position
-
-    const first = events.next();
-    expect(await Promise.race([first, sleep(600).then(() => "still waiting")])).toBe("still waiting");
-
-    // The slow writer's insert lands: revision 2 of `late`, at the position it took.
-    await db.models.ProjectChange.create({
-      _id: revisionKey(late.project_id, 2),
-      seq: taken,
-      project_id: late.project_id,
-      revision: 2,
-      operation: "updateProjectStatus",
-      actor_id: "slow-writer",
-      actor_role: "teacher",
-      at: new Date(),
-      set: { project_status: "active" },
-      changes: [{ field: "project_status", from: "planned", to: "active" }],
-      project: { ...late, project_status: "active", revision: 2, created_at: new Date(), updated_at: new Date() },
-    });
-    const delivered = [(await first).value as ProjectChangeEvent, (await events.next()).value as ProjectChangeEvent];
-
-    expect(delivered.map((e) => [e.project_id, e.change.revision, e.seq])).toEqual([
-      [late.project_id, 2, taken],
-      [after.project_id, 1, taken + 1],
-    ]);
-  });
-
-  it("when a writer never inserts at its position, then after the bounded wait the position is voided and nothing after it is lost", async () => {
-    const f = feed(300);
-    const events = await watchFromNow(f);
-    const taken = await db.ids.next(POSITIONS); // a writer that dies before inserting
-    const after = await services.projects.create(input());
-
-    const started = Date.now();
-    const next = (await events.next()).value as ProjectChangeEvent;
-
-    expect(next).toMatchObject({ project_id: after.project_id, seq: taken + 1 });
-    expect(Date.now() - started).toBeGreaterThanOrEqual(250);
-    expect(await log.at(taken)).toEqual({ seq: taken }); // a void entry: no change
-    // Had the writer been merely slow, its insert now fails on the position, and its retry lands higher.
-    await expect(
-      db.models.ProjectChange.create({
-        _id: revisionKey(after.project_id, 2),
-        seq: taken,
-        project_id: after.project_id,
-        revision: 2,
-        operation: "updateProjectStatus",
-        actor_id: null,
-        actor_role: "teacher",
-        at: new Date(),
-        set: {},
-        changes: [],
-        project: {},
-      }),
-    ).rejects.toThrow(/duplicate key|E11000/);
-    const retried = await services.projects.updateStatus(after.project_id, { project_status: "active" });
-    const event = (await events.next()).value as ProjectChangeEvent;
-    expect(event).toMatchObject({ project_id: after.project_id, change: { revision: retried.revision } });
-    expect(event.seq).toBeGreaterThan(taken + 1);
-  });
-
-  it("when a writer dies after changing the project but before inserting its entry, then after the bounded wait a reader writes the entry from the project", async () => {
-    const f = feed(300);
+  it("when 50 status changes of one project run at once, then all succeed and its 51 revisions are in the log at consecutive positions, in revision order, as the feed hands them out", async () => {
     const project = await services.projects.create(input());
-    const events = await watchFromNow(f);
-    // What the writer had done when it died: it took a position and changed the project (one conditional update).
-    const taken = await log.position();
-    const at = new Date();
-    await db.models.Project.updateOne(
-      { project_id: project.project_id },
-      { $set: { project_status: "active", updated_at: at, change_seq: taken }, $inc: { revision: 1 } },
-      { timestamps: false },
+    const f = feed();
+    const own = await f.subscribeProject(
+      { projectId: project.project_id, after_revision: 1 },
+      { onOverflow: () => {} },
     );
-    const later = await services.projects.create(input());
+    const before = (await log.revision(project.project_id, 1))!.seq;
 
-    const delivered = [
-      (await events.next()).value as ProjectChangeEvent,
-      (await events.next()).value as ProjectChangeEvent,
-    ];
+    const results = await Promise.allSettled(
+      range(50).map((i) => services.projects.updateStatus(project.project_id, { project_status: `status-${i}` })),
+    );
 
-    expect(delivered.map((e) => [e.project_id, e.change.revision, e.seq])).toEqual([
-      [project.project_id, 2, taken],
-      [later.project_id, 1, taken + 1],
+    expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(50);
+    const entries = (await entriesAfter(before - 1)).filter((entry) => entry.project_id === project.project_id);
+    expect(entries.map((entry) => entry.revision)).toEqual(range(51));
+    // Each change's state follows from the one before: the status it replaced is the previous revision's.
+    for (const [i, entry] of entries.slice(1).entries()) {
+      expect(entry.changes).toEqual([
+        { field: "project_status", from: entries[i].project.project_status, to: entry.project.project_status },
+      ]);
+    }
+    const stored = await services.projects.get(project.project_id);
+    expect(stored).toMatchObject({ revision: 51, project_status: entries[50].project.project_status });
+    // No position is missing between the first and the last: the other changes of this test run are in between.
+    const all = await entriesAfter(before - 1);
+    expect(all.map((entry) => entry.seq)).toEqual(range(all.length).map((i) => before - 1 + i));
+    const delivered: ProjectChangeEvent[] = [];
+    for (let i = 0; i < 50; i++) delivered.push((await own.next()).value as ProjectChangeEvent);
+    expect(delivered.map((event) => event.change.revision)).toEqual(range(50).map((i) => i + 1));
+    expect(delivered.map((event) => event.seq)).toEqual(entries.slice(1).map((entry) => entry.seq));
+  });
+
+  it("when a fault is injected into a change's log insert, then its transaction is tried again and the change is recorded exactly once", async () => {
+    const project = await services.projects.create(input());
+    const off = await failCommand(
+      db,
+      appName,
+      { times: 1 },
+      {
+        failCommands: ["insert"],
+        errorCode: 112, // WriteConflict: MongoDB labels it TransientTransactionError inside a transaction
+      },
+    );
+    try {
+      const changed = await services.projects.updateStatus(project.project_id, { project_status: "active" });
+
+      expect(changed).toMatchObject({ revision: 2, project_status: "active" });
+    } finally {
+      await off();
+    }
+    const entries = await db.models.ProjectChange.find({ project_id: project.project_id }).sort({ seq: 1 }).lean();
+    expect(entries.map((entry) => [entry.revision, entry.project.project_status])).toEqual([
+      [1, "planned"],
+      [2, "active"],
     ]);
-    expect(delivered[0].change).toMatchObject({
-      operation: "updateProjectStatus",
-      actor_id: null,
-      actor_role: "system",
-      changes: [{ field: "project_status", from: "planned", to: "active" }],
-    });
-    expect(delivered[0].project).toMatchObject({ project_status: "active", revision: 2 });
-    const history = await services.projects.history({ project_id: project.project_id, revision: 2 });
-    expect(history.items.map((item) => item.revision)).toEqual([2, 1]);
+    expect(await services.projects.get(project.project_id)).toMatchObject({ revision: 2, project_status: "active" });
+  });
+
+  it("when a change's transaction is still open, then readers see neither its position nor its project change, and do not wait for it", async () => {
+    const project = await services.projects.create(input());
+    const lastBefore = await log.lastSeq();
+    const session = await db.connection.startSession();
+    try {
+      session.startTransaction();
+      // What a change does, stopped before its commit.
+      await db.models.Project.updateOne(
+        { project_id: project.project_id },
+        { $set: { project_status: "active" }, $inc: { revision: 1 } },
+        { session, timestamps: false },
+      );
+      const seq = await log.position(session);
+      await db.models.ProjectChange.create(
+        [
+          {
+            ...(await log.revision(project.project_id, 1))!,
+            _id: revisionKey(project.project_id, 2),
+            revision: 2,
+            seq,
+          },
+        ],
+        { session },
+      );
+
+      // Were a reader to wait for the open transaction, these would never answer: the test holds it open.
+      expect(await log.lastSeq()).toBe(lastBefore);
+      expect(await log.after(lastBefore, 10)).toEqual([]);
+      expect(await services.projects.get(project.project_id)).toMatchObject({ revision: 1, project_status: "planned" });
+
+      await session.commitTransaction();
+      expect(await log.lastSeq()).toBe(seq);
+      expect(await services.projects.get(project.project_id)).toMatchObject({ revision: 2, project_status: "active" });
+    } finally {
+      await session.endSession();
+    }
+  });
+
+  it("when the log holds void entries and empty positions an earlier version left, then readers pass them without waiting and a cursor at a void entry resumes", async () => {
+    const f = feed();
+    const first = await services.projects.create(input());
+    const firstSeq = (await log.revision(first.project_id, 1))!.seq;
+    // As an earlier version left them: a position given up (void), then one never filled.
+    const voided = await db.ids.next(POSITIONS);
+    await db.models.ProjectChange.collection.insertOne({ _id: `void:${voided}`, seq: voided, void: true } as never);
+    await db.ids.next(POSITIONS);
+    const after = await services.projects.create(input());
+    const cursorAtVoid = Buffer.from(`v1:${voided}`).toString("base64url");
+
+    const fromFirst = await f.subscribeAll(
+      { after: Buffer.from(`v1:${firstSeq}`).toString("base64url") },
+      { onOverflow: () => {} },
+    );
+    const fromVoid = await f.subscribeAll({ after: cursorAtVoid }, { onOverflow: () => {} });
+
+    for (const events of [fromFirst, fromVoid]) {
+      const next = (await events.next()).value as ProjectChangeEvent;
+      expect(next).toMatchObject({ project_id: after.project_id, change: { revision: 1 } });
+      expect(next.seq).toBe(voided + 2);
+    }
+    expect(await log.at(voided)).toEqual({ seq: voided });
   });
 });
 
@@ -369,7 +383,7 @@ describe("revisions stored before the change log", () => {
       const changes = log.filter((entry) => !("void" in entry && entry.void));
       expect(changes).toHaveLength(1100);
       expect(new Set(changes.map((c) => c._id)).size).toBe(1100);
-      // Every position up to the last is taken, by a change or a void entry: readers never wait on a hole.
+      // Every position up to the last holds a change: readers never meet a hole.
       expect(log.map((entry) => entry.seq)).toEqual(range(log.length));
       for (const id of range(100)) {
         const [created, changed] = [1, 2].map((n) => changes.find((c) => c._id === `${id}:${n}`)!);

@@ -1,7 +1,8 @@
 // Revisions and history of projects: every change is recorded with its actor, time and field values, newest first;
 // expected_revision gives editors optimistic concurrency; a database written before revisions existed, or by an
 // earlier version whose writer died between its two writes, is brought up once when the service opens it.
-import { ProjectChangeLog, revisionKey, upgradeProjects } from "../../src/components/projects/persistence";
+import { revisionKey, upgradeProjects } from "../../src/components/projects/persistence";
+import { changeLogOf } from "../../src/persistence";
 import {
   AssignTeacherDocument,
   GetProjectDocument,
@@ -217,11 +218,7 @@ describe("revisions and history", () => {
     await t.db.models.Project.updateOne({ project_id: project.project_id }, { $unset: { revision: 1 } });
     await t.db.models.ProjectChange.deleteOne({ _id: revisionKey(project.project_id, 1) });
     await t.db.connection.db!.collection("migrations").deleteOne({ _id: "projects-at-newest-revision" as never });
-    await upgradeProjects(
-      t.db.connection,
-      t.db.models,
-      new ProjectChangeLog(t.db.models.ProjectChange, t.db.models.Project, t.db.ids),
-    );
+    await upgradeProjects(t.db.connection, t.db.models, changeLogOf(t.db));
 
     const read = await t.gql(GetProjectDocument, { projectId: project.project_id }, TEACHER);
     const moved = await t.gql(
@@ -244,10 +241,10 @@ describe("revisions and history", () => {
     const project = await createProject(t, { project_status: "planned" });
     const teacher = await createTeacher(t);
     const stored = (await t.db.models.ProjectChange.findOne({ _id: revisionKey(project.project_id, 1) }).lean())!;
-    const log = new ProjectChangeLog(t.db.models.ProjectChange, t.db.models.Project, t.db.ids);
+    const log = changeLogOf(t.db);
     // As that version left it: revision 2 in the log, the project document still at revision 1.
     await t.db.models.ProjectChange.create({
-      seq: await log.position(),
+      seq: await t.db.ids.next("project_changes"),
       _id: revisionKey(project.project_id, 2),
       project_id: project.project_id,
       revision: 2,

@@ -3,9 +3,8 @@
 // reads the same log, so a change committed through any instance reaches subscribers on all of them.
 //
 // - One poller per instance reads the log from its head (the last position it has passed) every pollMs, and at
-//   once when this instance commits a change. It advances one position at a time and never past an empty one; an
-//   empty position with later ones filled is waited for, and after gapWaitMs filled with a void entry — see the
-//   log's header for why that skips nothing whatever the timing.
+//   once when this instance commits a change. Positions become readable in order with no gap (each change commits
+//   with its entry in one transaction: the log's header), so the poller never waits at a position.
 // - A subscriber has a position. Live, it gets every matching change past its position as the poller passes it.
 //   Resuming from a cursor, it first replays the log from the database in bounded batches (read only when it has
 //   taken the previous batch), and joins the live stream the moment its position reaches the poller's head: in the
@@ -18,7 +17,7 @@
 import { badRequest, FieldErrorReason, notFound } from "../../shared/errors";
 import { validate } from "../../shared/validation";
 import { z } from "zod";
-import type { ChangeLogEntry, CommittedChange, ProjectChangeLog } from "./project-changes.log";
+import type { CommittedChange, ProjectChangeLog } from "./project-changes.log";
 import { decodeCursor, encodeCursor } from "./project-changes.cursor";
 import { ProjectFilterSchema, ProjectIdArg, type ProjectFilter } from "./project.schemas";
 import type { ProjectRecord } from "./project.records";
@@ -32,8 +31,6 @@ export interface ProjectChangeEvent extends CommittedChange {
 export interface ProjectChangeFeedOptions {
   /** How often the log is read for other instances' changes (SUBSCRIPTION_POLL_MS). */
   pollMs: number;
-  /** How long an empty position is waited for before it is filled with a void entry. */
-  gapWaitMs?: number;
   /** Undelivered events one subscriber may hold before it counts as a slow consumer. */
   bufferEvents?: number;
   /** Entries read from the log at once. */
@@ -47,11 +44,7 @@ export interface SubscriberHooks {
   onOverflow(): void;
 }
 
-const DEFAULTS = { gapWaitMs: 1000, bufferEvents: 256, batch: 100 };
-/** While the poller waits at an empty position, it looks again this often instead of every pollMs. */
-const GAP_RECHECK_MS = 25;
-/** Positions read back when the feed starts, to begin below any still-empty one. */
-const START_WINDOW = 1000;
+const DEFAULTS = { bufferEvents: 256, batch: 100 };
 
 const AfterRevisionArgs = ProjectIdArg.extend({
   after_revision: z
@@ -162,7 +155,6 @@ export class ProjectChangeFeed {
   private readonly options: Required<Omit<ProjectChangeFeedOptions, "onError">> &
     Pick<ProjectChangeFeedOptions, "onError">;
   private readonly live = new Set<Subscriber>();
-  private readonly holes = new Map<number, number>();
   private started?: Promise<void>;
   private head = 0;
   private timer?: NodeJS.Timeout;
@@ -265,16 +257,10 @@ export class ProjectChangeFeed {
     return new Subscriber(this, position, match, hooks, this.options.bufferEvents);
   }
 
-  /** Starts polling at the first subscription: from the last position, or below the lowest still-empty one. */
+  /** Starts polling at the first subscription, from the last position. */
   private start(): Promise<void> {
     this.started ??= (async () => {
-      const last = await this.log.lastSeq();
-      let head = Math.max(0, last - START_WINDOW);
-      for (const entry of await this.log.after(head, START_WINDOW)) {
-        if (entry.seq !== head + 1) break;
-        head = entry.seq;
-      }
-      this.head = head;
+      this.head = await this.log.lastSeq();
       this.stopCommitListener = this.log.onCommit(() => this.nudge());
       void this.poll();
     })().catch((err: unknown) => {
@@ -290,18 +276,16 @@ export class ProjectChangeFeed {
       return;
     }
     this.polling = true;
-    let blocked = false;
     try {
       do {
         this.pollAgain = false;
         for (;;) {
-          const read = await this.readContiguous(this.head, this.options.batch);
-          blocked = read.blocked;
-          for (const entry of read.entries) {
+          const entries = await this.log.after(this.head, this.options.batch);
+          for (const entry of entries) {
             this.head = entry.seq;
             if (entry.committed) this.fanOut({ ...entry.committed, cursor: encodeCursor(entry.seq) });
           }
-          if (read.entries.length < this.options.batch || this.stopped) break;
+          if (entries.length < this.options.batch || this.stopped) break;
         }
       } while (this.pollAgain && !this.stopped);
     } catch (err) {
@@ -311,43 +295,12 @@ export class ProjectChangeFeed {
     }
     if (this.stopped) return;
     clearTimeout(this.timer);
-    this.timer = setTimeout(() => void this.poll(), blocked ? GAP_RECHECK_MS : this.options.pollMs);
+    this.timer = setTimeout(() => void this.poll(), this.options.pollMs);
     this.timer.unref();
   }
 
   private fanOut(event: ProjectChangeEvent): void {
     for (const subscriber of this.live) subscriber.offer(event);
-  }
-
-  /**
-   * Up to `limit` entries after position `after`, without a gap: stops before an empty position (blocked) that later
-   * ones show is not simply the end of the log; fills it with a void entry once it stayed empty gapWaitMs.
-   */
-  private async readContiguous(after: number, limit: number): Promise<{ entries: ChangeLogEntry[]; blocked: boolean }> {
-    const entries: ChangeLogEntry[] = [];
-    let position = after;
-    while (entries.length < limit) {
-      const read = await this.log.after(position, limit - entries.length);
-      let hole: number | undefined;
-      for (const entry of read) {
-        if (entry.seq !== position + 1) {
-          hole = position + 1;
-          break;
-        }
-        entries.push(entry);
-        position = entry.seq;
-      }
-      if (hole === undefined) break; // the end of the log (or the limit)
-      const now = Date.now();
-      const seen = this.holes.get(hole) ?? now;
-      this.holes.set(hole, seen);
-      if (now - seen < this.options.gapWaitMs) return { entries, blocked: true };
-      // Either this void entry or the change wins the position; the next read sees which.
-      await this.log.resolve(hole);
-      this.holes.delete(hole);
-    }
-    for (const seq of this.holes.keys()) if (seq <= position) this.holes.delete(seq);
-    return { entries, blocked: false };
   }
 
   /** One batch of a cursor's replay; true once the subscriber has joined the live stream. */
@@ -358,15 +311,13 @@ export class ProjectChangeFeed {
       this.live.add(subscriber);
       return true;
     }
-    const { entries, blocked } = await this.readContiguous(subscriber.position, this.options.batch);
-    for (const entry of entries) {
+    for (const entry of await this.log.after(subscriber.position, this.options.batch)) {
       if (entry.seq <= subscriber.position) continue;
       subscriber.position = entry.seq;
       if (entry.committed && subscriber.match(entry.committed)) {
         subscriber.push({ ...entry.committed, cursor: encodeCursor(entry.seq) });
       }
     }
-    if (entries.length === 0 && blocked) await new Promise((resolve) => setTimeout(resolve, GAP_RECHECK_MS));
     return false;
   }
 

@@ -1,36 +1,30 @@
 // The change log of projects: every committed change at a position `seq` of one global order, read by the live
-// updates (src/live, project-changes.feed.ts) and by a project's history. docs/live.md explains the protocol once;
-// in short:
+// updates (src/live, project-changes.feed.ts), by a project's history and by backups. docs/live.md explains it.
 //
-// - A writer takes a position from a counter (`$inc`, atomic on MongoDB and on the patched embedded FerretDB), then
-//   changes the project with ONE conditional update that also requires the project's change_seq to be lower than
-//   that position (so a project's changes are in the log in the order of their revisions), then inserts the entry
-//   at its position. The entry's `_id` is "<project>:<revision>" and `seq` is unique.
-// - Positions are handed out in one order but entries are inserted in another (two writers, two instances): a
-//   reader never passes an empty position. A writer whose update did not match gives its position up at once (a void
-//   entry). A position that stays empty for a bounded wait is resolved by the reader: if a project's change_seq names
-//   it (its writer updated the project but has not inserted the entry, or died), the reader writes the entry from the
-//   project; otherwise it inserts a void entry. Both are inserts under the unique `seq`: if the writer's insert comes
-//   later it fails, and the writer moves its change to a new position, above every position a reader has passed.
-import type { IdAllocator } from "../../db/id-allocator";
-import { isDuplicateKeyError } from "../../db/id-allocator";
+// A change is ONE transaction (the repository runs it): it changes the project, takes its position from a counter
+// and inserts its entry, and all three commit together or not at all. Every change writes the counter's document, so
+// of two changes one commits its position before the other takes the next (MongoDB makes the second wait or try
+// again; the embedded FerretDB writes one transaction at a time): positions become readable in the order they are
+// taken, with no gap, and a project's changes are in the log in the order of its revisions. A reader never waits.
+//
+// Data written by earlier versions reads as before: their void entries (positions no change took) are positions
+// without a change, and positions they left empty are simply absent.
+import type { ClientSession } from "mongoose";
+import { isDuplicateKeyError, type IdAllocator } from "../../db/id-allocator";
 import { idKey } from "../../db/id-key";
 import { timedCommand } from "../../db/command-timing";
 import { missingNumbers, numberFieldOf } from "../../db/missing-numbers";
+import type { Transactions } from "../../db/transactions";
 import { nameKey } from "../../shared/validation";
 import {
   isVoid,
-  voidKey,
   type ProjectChangeDoc,
   type ProjectChangeLogDoc,
   type ProjectChangeModel,
 } from "./project-changes.model";
-import type { ProjectDoc, ProjectModel } from "./project.model";
+import type { ProjectModel } from "./project.model";
 import {
-  changeEntry,
   revisionKey,
-  stateOf,
-  SYSTEM,
   toChangeRecord,
   toProjectRecord,
   type ProjectChangeRecord,
@@ -46,7 +40,7 @@ export interface CommittedChange {
   project: ProjectRecord;
 }
 
-/** One position of the log: a change, or void (a position no change took). */
+/** One position of the log: a change, or void (a position an earlier version gave up). */
 export interface ChangeLogEntry {
   seq: number;
   committed?: CommittedChange;
@@ -55,15 +49,8 @@ export interface ChangeLogEntry {
 /** The counter whose values are the log's positions (db/id-allocator.ts). */
 const SEQUENCE = "project_changes";
 
-/** Positions tried for one entry: each failure means a reader resolved the position first (a very slow writer). */
-const MAX_POSITION_ATTEMPTS = 10;
-
 /** Projects read, and revisions looked up, in one query when the projects catch up with the log. */
 const CATCH_UP_PAGE = 500;
-
-function ignoreDuplicate(err: unknown): void {
-  if (!isDuplicateKeyError(err)) throw err;
-}
 
 function toEntry(doc: ProjectChangeLogDoc): ChangeLogEntry {
   if (isVoid(doc)) return { seq: doc.seq };
@@ -85,6 +72,7 @@ export class ProjectChangeLog {
     private readonly changes: ProjectChangeModel,
     private readonly projects: ProjectModel,
     private readonly ids: IdAllocator,
+    private readonly transactions: Transactions,
   ) {}
 
   /** Calls `listener` after every change this instance commits; returns the function that stops it. */
@@ -93,96 +81,49 @@ export class ProjectChangeLog {
     return () => this.listeners.delete(listener);
   }
 
-  /** A new position (one counter step). */
-  position(): Promise<number> {
-    return this.ids.next(SEQUENCE);
-  }
-
-  /** An insert sent through the driver (no Mongoose casting), timed for GET /metrics as the models' operations are. */
-  private insert<T>(run: () => Promise<T>): Promise<T> {
-    return timedCommand(this.changes.db.getClient(), "insert", run);
-  }
-
-  /** Gives a position up for no change (its writer's update did not match), so readers need not wait for it. */
-  async giveUp(seq: number): Promise<void> {
-    await this.fillVoid(seq).catch(() => undefined);
-  }
-
-  /**
-   * Inserts the entry of a change the project already holds at change_seq = entry.seq. When a reader resolved that
-   * position first (a writer slower than the readers' wait), the change moves to a new position. Returns its position.
-   */
-  async record(entry: ProjectChangeDoc): Promise<number> {
-    let seq = entry.seq;
-    for (let attempt = 1; ; attempt++) {
-      try {
-        await this.insert(() => this.changes.collection.insertOne({ ...entry, seq } as never));
-        break;
-      } catch (err) {
-        if (!isDuplicateKeyError(err)) throw err;
-        // The reader wrote this very entry from the project (same `_id`): it is in the log.
-        const present = await this.changes.findOne({ _id: entry._id }, { seq: 1 }).lean<{ seq: number }>();
-        if (present) {
-          seq = present.seq;
-          break;
-        }
-        if (attempt >= MAX_POSITION_ATTEMPTS) throw err;
-        const next = await this.position();
-        // Only while no later change of the project built on this one (its position would be below ours).
-        await this.projects.updateOne(
-          { _id: idKey(entry.project_id), change_seq: seq },
-          { $set: { change_seq: next } },
-          { timestamps: false },
-        );
-        seq = next;
-      }
-    }
+  /** Tells the listeners that this instance committed the change at `seq`. */
+  committed(seq: number): void {
     for (const listener of this.listeners) listener(seq);
-    return seq;
+  }
+
+  /** Takes the next position, in `session`'s transaction (so it commits with the change, or not at all). */
+  position(session: ClientSession): Promise<number> {
+    return this.ids.next(SEQUENCE, session);
+  }
+
+  /** Inserts the entry of a change, in `session`'s transaction. */
+  async append(entry: ProjectChangeDoc, session: ClientSession): Promise<void> {
+    await timedCommand(this.changes.db.getClient(), "insert", () =>
+      this.changes.collection.insertOne(entry as never, { session }),
+    );
   }
 
   /**
-   * Resolves a position that stayed empty: writes the entry of the change a project holds there (its writer updated
-   * the project but did not insert the entry yet, or died), or else claims it for no change.
+   * Commits changes at consecutive new positions, in the order given, in one transaction: one counter step and one
+   * insert (the revision migration's batches). A change whose revision is in the log already (copied by an
+   * interrupted earlier start, or by another instance) is left out. Returns how many were committed.
    */
-  async resolve(seq: number): Promise<void> {
-    const project = await this.projects.findOne({ change_seq: seq }).lean<ProjectDoc>();
-    if (project && !(await this.changes.exists({ _id: revisionKey(project.project_id, project.revision) }))) {
-      const after = stateOf(project);
-      const previous = project.revision > 1 ? await this.revision(project.project_id, project.revision - 1) : null;
-      // Who made it is not stored beside the project: the entry says the service wrote it.
-      const entry = changeEntry(
-        "createProject",
-        SYSTEM,
-        project.revision > 1 ? (previous?.project ?? after) : null,
-        after,
-        seq,
-      );
-      if (project.revision > 1) {
-        entry.operation = entry.changes.some((c) => c.field === "teacher_id") ? "assignTeacher" : "updateProjectStatus";
+  async appendAll(changes: Omit<ProjectChangeDoc, "seq">[]): Promise<number> {
+    for (;;) {
+      const present = await this.positionsOf(changes.map((change) => change._id));
+      const missing = changes.filter((change) => !present.has(change._id));
+      if (missing.length === 0) return 0;
+      try {
+        const last = await this.transactions.run(async (session) => {
+          const first = await this.ids.reserve(SEQUENCE, missing.length, session);
+          const docs = missing.map((change, i) => ({ ...change, seq: first + i }));
+          await timedCommand(this.changes.db.getClient(), "insert", () =>
+            this.changes.collection.insertMany(docs as never[], { session }),
+          );
+          return first + missing.length - 1;
+        });
+        this.committed(last);
+        return missing.length;
+      } catch (err) {
+        // Another instance committed some of them meanwhile (nothing of this transaction stayed): look again.
+        if (!isDuplicateKeyError(err)) throw err;
       }
-      // A duplicate: its writer inserted it meanwhile.
-      await this.insert(() => this.changes.collection.insertOne(entry as never)).catch(ignoreDuplicate);
-      return;
     }
-    await this.fillVoid(seq);
-  }
-
-  /**
-   * Resolves every empty position up to the last one handed out, as readers do one at a time after their wait: on a
-   * database no writer is using (a backup's snapshot, a restored backup), where a writer caught between its update
-   * and its insert will never insert. Then every project equals its newest revision in the log and no reader waits.
-   * Returns how many positions it resolved.
-   */
-  async settle(): Promise<number> {
-    const empty = await this.emptyPositions(0, await this.ids.current(SEQUENCE));
-    for (const seq of empty) await this.resolve(seq);
-    return empty.length;
-  }
-
-  /** The empty positions in (after, upTo] (db/missing-numbers.ts: a few indexed counts on `seq`). */
-  private emptyPositions(after: number, upTo: number): Promise<number[]> {
-    return missingNumbers(numberFieldOf(this.changes, "seq"), after, upTo);
   }
 
   /**
@@ -243,35 +184,10 @@ export class ProjectChangeLog {
     }
     if (!newest) return;
     const state = newest.project;
-    const doc = { _id: idKey(projectId), ...state, name_key: nameKey(state.project_name), change_seq: newest.seq };
+    const doc = { _id: idKey(projectId), ...state, name_key: nameKey(state.project_name) };
     await timedCommand(this.projects.db.getClient(), "update", () =>
       this.projects.collection.replaceOne({ _id: idKey(projectId) } as never, doc as never, { upsert: true }),
     );
-  }
-
-  /**
-   * Commits changes at consecutive new positions, in the order given, with one counter step and one unordered insert
-   * (the revision migration's batches). A change whose revision is in the log already (copied by an interrupted
-   * earlier start, or by another instance) stays as it is and its position is voided at once. Returns how many were
-   * committed.
-   */
-  async appendAll(changes: Omit<ProjectChangeDoc, "seq">[]): Promise<number> {
-    if (changes.length === 0) return 0;
-    const first = await this.ids.reserve(SEQUENCE, changes.length);
-    const docs = changes.map((change, i) => ({ ...change, seq: first + i }));
-    const failed = await this.insert(() =>
-      this.changes.collection.insertMany(docs as never[], { ordered: false }),
-    ).then(
-      () => [],
-      (err: unknown) => {
-        if (!isDuplicateKeyError(err)) throw err;
-        const { writeErrors } = err as { writeErrors?: { index: number } | { index: number }[] };
-        return [writeErrors ?? []].flat().map((e) => e.index);
-      },
-    );
-    await this.fillVoids(failed.map((index) => docs[index].seq));
-    for (const listener of this.listeners) listener(docs[docs.length - 1].seq);
-    return docs.length - failed.length;
   }
 
   /** Brings the counter of positions up to the log's highest (positions written by versions before it was atomic). */
@@ -307,7 +223,7 @@ export class ProjectChangeLog {
     return docs.map((doc) => (doc ? toEntry(doc).committed! : null));
   }
 
-  /** Up to `limit` entries after position `seq`, in order. Positions may be missing (see the header). */
+  /** Up to `limit` entries after position `seq`, in order. */
   async after(seq: number, limit: number): Promise<ChangeLogEntry[]> {
     const docs = await this.changes
       .find({ seq: { $gt: seq } })
@@ -317,7 +233,7 @@ export class ProjectChangeLog {
     return docs.map(toEntry);
   }
 
-  /** The entry at position `seq`, or null when the position is empty. */
+  /** The entry at position `seq`, or null when no entry is there. */
   async at(seq: number): Promise<ChangeLogEntry | null> {
     const doc = await this.changes.findOne({ seq }).lean<ProjectChangeLogDoc>();
     return doc ? toEntry(doc) : null;
@@ -327,25 +243,5 @@ export class ProjectChangeLog {
   async lastSeq(): Promise<number> {
     const doc = await this.changes.findOne({}, { seq: 1 }).sort({ seq: -1 }).lean<{ seq: number }>();
     return doc?.seq ?? 0;
-  }
-
-  /** Claims each of the positions for no change, in one insert. */
-  private async fillVoids(seqs: number[]): Promise<void> {
-    if (seqs.length === 0) return;
-    const voids = seqs.map((seq) => ({ _id: voidKey(seq), seq, void: true }));
-    await this.insert(() => this.changes.collection.insertMany(voids as never[], { ordered: false })).catch(
-      ignoreDuplicate,
-    );
-  }
-
-  /** Claims position `seq` for no change; false when a change (or another reader) took it first. */
-  async fillVoid(seq: number): Promise<boolean> {
-    try {
-      await this.insert(() => this.changes.collection.insertOne({ _id: voidKey(seq), seq, void: true } as never));
-      return true;
-    } catch (err) {
-      if (isDuplicateKeyError(err)) return false;
-      throw err;
-    }
   }
 }

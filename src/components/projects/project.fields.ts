@@ -20,14 +20,13 @@ export const PROJECT_FIELDS = {
   /** The caller id that created it, if known. */
   created_by: { type: String, default: null },
   /**
-   * The change log position of the project's newest change (null: none since the log began). A change takes its
-   * position before it updates the project and only updates it while this is lower, so a project's changes keep
-   * their order in the log (project-changes.log.ts).
+   * The change log position of the project's newest change, as versions that wrote the log without transactions kept
+   * it; no longer written (a change and its entry now commit together: project-changes.log.ts).
    */
   change_seq: { type: Number, default: null },
 } as const satisfies StoredFields;
 
-/** Stored for the service's own use, never answered: the name's unique key and the newest change's log position. */
+/** Stored for the service's own use, never answered: the name's unique key, and change_seq (see above). */
 export const PROJECT_STORAGE_ONLY = ["name_key", "change_seq"] as const;
 export type ProjectStorageOnly = (typeof PROJECT_STORAGE_ONLY)[number];
 

@@ -13,8 +13,6 @@ projectSchema.index({ company_id: 1, name_key: 1 }, { unique: true });
 projectSchema.index({ company_id: 1, project_id: 1 });
 projectSchema.index({ teacher_id: 1, project_id: 1 });
 projectSchema.index({ project_status: 1, project_id: 1 });
-// A reader resolving a change log position that stayed empty finds the project holding it (project-changes.log.ts).
-projectSchema.index({ change_seq: 1 });
 
 export type ProjectModel = Model<ProjectDoc>;
 

@@ -1,21 +1,21 @@
 // Data access of projects: the only module that touches the Project model. Returns plain records. Written as for
-// MongoDB, whose single-document guarantees the embedded FerretDB gives too (its patch makes conditional updates,
-// `$inc` and findAndModify atomic; database.ts refuses a database without them):
+// MongoDB in production (a replica set: database.ts refuses a standalone server), which the embedded FerretDB is too:
 //
 // - Every read and write of one project is by its string `_id` (db/id-key.ts); a read by id is one command.
-// - A change is ONE conditional update: findOneAndUpdate with the conditions the rules need (the status it may come
-//   from, the teacher it must not have, the expected revision), `$inc` of the revision, and the change's log position
-//   (taken just before, see project-changes.log.ts). The document as it was before gives the change's old values.
-//   When the update matches nothing, the project is read once to say why: a rule (an error), nothing to do, or a
-//   concurrent change came first (taken again from the new state, within a bound).
-// - Then the change's entry is inserted into the log at its position.
+// - A change is ONE transaction (db/transactions.ts): one conditional update of the project (findOneAndUpdate with
+//   the conditions the rules need: the status it may come from, the teacher it must not have, the expected revision;
+//   `$inc` of the revision; the document as it was gives the change's old values), then its log position and its log
+//   entry (project-changes.log.ts). When the update matches nothing, the project is read in the same transaction to
+//   say why: a rule (an error), or nothing to do.
+// - A creation is one transaction too: its id, the project, its position and its entry.
 import type { PipelineStage, QueryFilter } from "mongoose";
 import type { Actor } from "../../auth/actor";
-import type { IdAllocator } from "../../db/id-allocator";
+import { isDuplicateKeyError, type IdAllocator } from "../../db/id-allocator";
 import { idKey } from "../../db/id-key";
 import { readKeysetPage } from "../../db/keyset";
 import type { FieldTypesFit, HasFields } from "../../shared/field-checks";
 import type { KeysetRead, KeysetWindow } from "../../shared/keyset-pagination";
+import type { Transactions } from "../../db/transactions";
 import type { ProjectChangeLog } from "./project-changes.log";
 import {
   changeEntry,
@@ -64,9 +64,7 @@ export type ChangeOutcome =
   | { status: "changed"; project: ProjectRecord }
   /** Nothing to change: nothing was recorded. */
   | { status: "unchanged"; project: ProjectRecord }
-  | { status: "missing" }
-  /** Lost to concurrent changes on every attempt. */
-  | { status: "contended" };
+  | { status: "missing" };
 
 /** A change as the service asks for it. */
 export interface ChangeRequest {
@@ -77,56 +75,57 @@ export interface ChangeRequest {
   /** What the stored project must hold for the change to apply (a filter on its stored fields). */
   when: QueryFilter<ProjectDoc>;
   /**
-   * Says why `when` did not hold for `current`: throws the rule's error, or returns "unchanged" (nothing to do), or
-   * "retry" (a concurrent change came first and the change still applies to the new state).
+   * Says why `when` did not hold for `current` (read in the same transaction, so it is what the update saw): throws
+   * the rule's error, or returns when there is nothing to do.
    */
-  explain(current: ProjectRecord): "unchanged" | "retry";
+  explain(current: ProjectRecord): void;
 }
 
-/** Attempts of one change: each lost one means another change of the project committed first. */
-const MAX_CHANGE_ATTEMPTS = 100;
+/** Attempts of one creation: each failed one found its id taken by a project stored behind the service's back. */
+const MAX_CREATE_ATTEMPTS = 50;
 
 export class ProjectRepository {
   constructor(
     private readonly projects: ProjectModel,
     private readonly log: ProjectChangeLog,
     private readonly ids: IdAllocator,
+    private readonly transactions: Transactions,
   ) {}
 
   /**
-   * Stores a new project (revision 1) under a new id, then its creation entry. `explainDuplicate` tells a taken
-   * name apart from an id collision (see IdAllocator.insertWithNewId).
+   * Stores a new project (revision 1) under a new id with its creation entry, in one transaction. A duplicate key
+   * is a taken name (`explainDuplicate` says so: thrown) or an id taken by a project stored by other means (the
+   * sequence is raised past it, and the creation tried again).
    */
   async create(
     values: NewProjectValues,
     actor: Actor,
     explainDuplicate: () => Promise<Error | undefined>,
   ): Promise<ProjectRecord> {
-    const seq = await this.log.position();
-    let created;
-    try {
-      created = await this.ids.insertWithNewId(
-        "projects",
-        this.projects,
-        (project_id) =>
-          this.projects.create({
-            project_id,
-            ...values,
-            teacher_id: null,
-            revision: 1,
-            created_by: actor.id,
-            change_seq: seq,
-          }),
-        explainDuplicate,
-      );
-    } catch (err) {
-      await this.log.giveUp(seq);
-      throw err;
+    for (let attempt = 1; ; attempt++) {
+      let project_id = 0;
+      try {
+        const { doc, seq } = await this.transactions.run(async (session) => {
+          project_id = await this.ids.nextId("projects", session);
+          const [created] = await this.projects.create(
+            [{ project_id, ...values, teacher_id: null, revision: 1, created_by: actor.id }],
+            { session },
+          );
+          const doc = created.toObject();
+          const seq = await this.log.position(session);
+          await this.log.append(changeEntry("createProject", actor, null, stateOf(doc), seq), session);
+          return { doc, seq };
+        });
+        this.log.committed(seq);
+        return toProjectRecord(doc);
+      } catch (err) {
+        if (!isDuplicateKeyError(err)) throw err;
+        const explained = await explainDuplicate();
+        if (explained) throw explained;
+        if (attempt >= MAX_CREATE_ATTEMPTS) throw err;
+        await this.ids.atLeast("projects", project_id);
+      }
     }
-    const doc = created.toObject();
-    // Acknowledged only after this insert too, so an acknowledged creation is always in the history and the log.
-    await this.log.record(changeEntry("createProject", actor, null, stateOf(doc), seq));
-    return toProjectRecord(doc);
   }
 
   /** Whether the company already has a project whose name folds to nameKey. */
@@ -160,38 +159,35 @@ export class ProjectRepository {
     return { project: (fields ? toSelectedProjectRecord(fields) : toProjectRecord)(doc), joined: doc[join.$lookup.as] };
   }
 
-  /** Applies one change as one conditional update (see the header), then records it in the log. */
+  /** Applies one change: its conditional update, position and log entry in one transaction (see the header). */
   async change(projectId: number, request: ChangeRequest): Promise<ChangeOutcome> {
     const _id = idKey(projectId);
-    for (let attempt = 0; attempt < MAX_CHANGE_ATTEMPTS; attempt++) {
-      const seq = await this.log.position();
+    const outcome = await this.transactions.run(async (session): Promise<ChangeOutcome & { seq?: number }> => {
       const at = new Date();
       const before = await this.projects
         .findOneAndUpdate(
-          // Below this position only: a change of the project that took a later position and committed first makes
-          // this one take a new position, so the project's changes are in the log in revision order.
-          { ...request.when, _id, change_seq: { $not: { $gte: seq } } },
-          { $set: { ...request.set, updated_at: at, change_seq: seq }, $inc: { revision: 1 } },
-          { returnDocument: "before", timestamps: false },
+          { ...request.when, _id },
+          { $set: { ...request.set, updated_at: at }, $inc: { revision: 1 } },
+          { returnDocument: "before", timestamps: false, session },
         )
         .lean();
       if (!before) {
-        await this.log.giveUp(seq);
-        const current = await this.projects.findOne({ _id }).lean();
+        const current = await this.projects.findOne({ _id }).session(session).lean();
         if (!current) return { status: "missing" };
-        if (request.explain(toProjectRecord(current)) === "unchanged") {
-          return { status: "unchanged", project: toProjectRecord(current) };
-        }
-        continue;
+        // In the transaction's snapshot the project is what the update saw: the rule's error, or nothing to do.
+        request.explain(toProjectRecord(current));
+        return { status: "unchanged", project: toProjectRecord(current) };
       }
       const old = stateOf(before);
       // `$inc` counts from 0 on a document stored without a revision (only written behind the service's back: opening
       // the database gives every project one), so the record says what the document now holds.
       const next = { ...old, ...request.set, revision: (old.revision ?? 0) + 1, updated_at: at };
-      await this.log.record(changeEntry(request.operation, request.actor, old, next, seq));
-      return { status: "changed", project: toProjectRecord(next) };
-    }
-    return { status: "contended" };
+      const seq = await this.log.position(session);
+      await this.log.append(changeEntry(request.operation, request.actor, old, next, seq), session);
+      return { status: "changed", project: toProjectRecord(next), seq };
+    });
+    if (outcome.seq !== undefined) this.log.committed(outcome.seq);
+    return outcome;
   }
 
   /**

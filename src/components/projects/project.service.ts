@@ -97,14 +97,11 @@ export class ProjectService {
       explain: (current) => {
         this.guard.one(current);
         checkRevision(current, expected_revision);
-        if (current.teacher_id === teacher_id) {
-          throw conflict(
-            `teacher ${teacher_id} is already assigned to project ${project_id}`,
-            "new_teacher_id",
-            FieldErrorReason.ALREADY_ASSIGNED,
-          );
-        }
-        return "retry";
+        throw conflict(
+          `teacher ${teacher_id} is already assigned to project ${project_id}`,
+          "new_teacher_id",
+          FieldErrorReason.ALREADY_ASSIGNED,
+        );
       },
     });
     return this.guard.one(result(project_id, outcome));
@@ -129,8 +126,9 @@ export class ProjectService {
       explain: (current) => {
         this.guard.one(current);
         checkRevision(current, expected_revision);
+        // The status it has is allowed to become the new one (a transition the workflow allows, or none): it is
+        // the new one already, and setting it again changes nothing.
         assertTransition(this.workflow, current.project_status, next);
-        return current.project_status === next ? "unchanged" : "retry";
       },
     });
     return this.guard.one(result(project_id, outcome));
@@ -274,8 +272,5 @@ function checkRevision(current: ProjectRecord, expected: number | null | undefin
 
 function result(project_id: number, outcome: ChangeOutcome): ProjectRecord {
   if (outcome.status === "missing") throw notFound(`project ${project_id} does not exist`, "projectId");
-  if (outcome.status === "contended") {
-    throw conflict(`project ${project_id} changed concurrently; try again`, null, FieldErrorReason.CONCURRENT_CHANGE);
-  }
   return outcome.project;
 }

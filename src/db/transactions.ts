@@ -1,0 +1,80 @@
+// Multi-document transactions, as MongoDB users write them: a session of its own, startTransaction, the work, then
+// commitTransaction; tried again from the start after an error labelled TransientTransactionError (another
+// transaction wrote the same document first: WriteConflict), and the commit alone again after
+// UnknownTransactionCommitResult. MongoDB runs them on a replica set (database.ts refuses a standalone server); the
+// embedded FerretDB is a replica set of one and runs them too (docs/database.md says how).
+//
+// Every wait has a limit: the attempts stop at the deadline (DB_TIMEOUT_MS from the first attempt), where the
+// driver's withTransaction would go on for 120 s. Between attempts a short random pause lets the writer that won go
+// first. GET /metrics counts the commit like every other command (db_command_duration_seconds{command=
+// "commitTransaction"}).
+import type { ClientSession, Connection } from "mongoose";
+import { reportCommandTiming } from "./command-timing";
+
+/** The longest pause between two attempts (ms): a random share of it, growing with the attempts. */
+const MAX_PAUSE_MS = 20;
+
+export interface Transactions {
+  /**
+   * Runs `work` in one transaction and commits it; `work` passes the session to every operation. Returns what work
+   * returned, once committed. Throws work's own errors (the transaction is then aborted: nothing of it stays).
+   */
+  run<T>(work: (session: ClientSession) => Promise<T>): Promise<T>;
+}
+
+function hasLabel(err: unknown, label: string): boolean {
+  const e = err as { hasErrorLabel?: (label: string) => boolean; errorLabels?: string[] } | null;
+  return !!e && (e.hasErrorLabel?.(label) ?? e.errorLabels?.includes(label) ?? false);
+}
+
+const pause = (attempt: number) =>
+  new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(MAX_PAUSE_MS, 2 * attempt)));
+
+export function transactionsOf(connection: Connection, timeoutMs: number): Transactions {
+  const client = () => connection.getClient();
+  const commit = async (session: ClientSession) => {
+    const started = performance.now();
+    try {
+      await session.commitTransaction();
+      reportCommandTiming(client(), "commitTransaction", "ok", started);
+    } catch (err) {
+      reportCommandTiming(client(), "commitTransaction", "error", started);
+      throw err;
+    }
+  };
+  return {
+    async run<T>(work: (session: ClientSession) => Promise<T>): Promise<T> {
+      const deadline = performance.now() + timeoutMs;
+      const session = await connection.startSession();
+      try {
+        for (let attempt = 1; ; attempt++) {
+          session.startTransaction({ writeConcern: { w: "majority" } });
+          let result: T;
+          try {
+            result = await work(session);
+          } catch (err) {
+            await session.abortTransaction().catch(() => undefined);
+            if (hasLabel(err, "TransientTransactionError") && performance.now() < deadline) {
+              await pause(attempt);
+              continue;
+            }
+            throw err;
+          }
+          for (;;) {
+            try {
+              await commit(session);
+              return result;
+            } catch (err) {
+              if (hasLabel(err, "UnknownTransactionCommitResult") && performance.now() < deadline) continue;
+              if (hasLabel(err, "TransientTransactionError") && performance.now() < deadline) break;
+              throw err;
+            }
+          }
+          await pause(attempt);
+        }
+      } finally {
+        await session.endSession().catch(() => undefined);
+      }
+    },
+  };
+}
