@@ -9,8 +9,9 @@
 //   Resuming from a cursor, it first replays the log from the database in bounded batches (read only when it has
 //   taken the previous batch), and joins the live stream the moment its position reaches the poller's head: in the
 //   same synchronous step, so nothing falls between replay and live, and the live stream skips what replay gave.
-// - A project's subscriber resuming from a revision replays that project's revisions by `_id`, holding the live
-//   events that arrive meanwhile, then hands those over (per project, revision order is log order).
+// - A project's subscriber resuming from a revision starts at that revision's position and replays the project's
+//   entries after it (one index: project_id, seq), as any subscriber does (a project's revisions are in the log in
+//   revision order).
 // - Bounded: a subscriber holds at most bufferEvents undelivered events; past that it is a slow consumer, the
 //   transport disconnects it (onOverflow) and it may resume from its last cursor. Events are built once per change
 //   and shared by every subscriber.
@@ -71,8 +72,6 @@ function filterMatch(filter: ProjectFilter): (change: CommittedChange) => boolea
 class Subscriber implements AsyncIterableIterator<ProjectChangeEvent> {
   /** Queued for the consumer, in order. */
   private readonly queue: ProjectChangeEvent[] = [];
-  /** Live events held while a project's revisions are replayed (undefined: not holding). */
-  held?: ProjectChangeEvent[];
   private wake?: () => void;
   private closed = false;
   /** Fills the queue from the database until it returns true (then the subscriber is live). */
@@ -83,6 +82,8 @@ class Subscriber implements AsyncIterableIterator<ProjectChangeEvent> {
     /** The last log position this subscriber has passed (delivered, or skipped by its filter). */
     public position: number,
     readonly match: (change: CommittedChange) => boolean,
+    /** The one project it follows, if it follows one (its replay reads that project's entries only). */
+    readonly projectId: number | undefined,
     private readonly hooks: SubscriberHooks,
     private readonly bufferEvents: number,
   ) {}
@@ -91,31 +92,23 @@ class Subscriber implements AsyncIterableIterator<ProjectChangeEvent> {
     return this;
   }
 
-  /** A live event: queued (or held) unless this subscriber passed its position already. */
+  /** A live event: queued unless this subscriber passed its position already. */
   offer(event: ProjectChangeEvent): void {
     if (this.closed || event.seq <= this.position) return;
     this.position = event.seq;
     if (!this.match(event)) return;
-    const target = this.held ?? this.queue;
-    if (this.queue.length + (this.held?.length ?? 0) >= this.bufferEvents) {
+    if (this.queue.length >= this.bufferEvents) {
       this.close();
       this.hooks.onOverflow();
       return;
     }
-    target.push(event);
+    this.queue.push(event);
     this.wake?.();
   }
 
   /** Replayed events (already in order, all past position). */
   push(event: ProjectChangeEvent): void {
     this.queue.push(event);
-  }
-
-  /** Hands the held events over (those the replay did not already give). */
-  release(replayedUpTo: (event: ProjectChangeEvent) => boolean): void {
-    const held = this.held ?? [];
-    this.held = undefined;
-    for (const event of held) if (!replayedUpTo(event)) this.queue.push(event);
   }
 
   async next(): Promise<IteratorResult<ProjectChangeEvent>> {
@@ -141,7 +134,6 @@ class Subscriber implements AsyncIterableIterator<ProjectChangeEvent> {
     if (this.closed) return;
     this.closed = true;
     this.queue.length = 0;
-    this.held = undefined;
     this.feed.remove(this);
     this.wake?.();
   }
@@ -197,10 +189,7 @@ export class ProjectChangeFeed {
       }
     }
     await this.start();
-    const subscriber = this.subscriber(from ?? this.head, filterMatch(filter), hooks);
-    if (subscriber.position >= this.head) this.live.add(subscriber);
-    else subscriber.replay = () => this.replayStep(subscriber);
-    return subscriber;
+    return this.subscribe(from ?? this.head, filterMatch(filter), undefined, hooks);
   }
 
   /**
@@ -222,15 +211,12 @@ export class ProjectChangeFeed {
       );
     }
     await this.start();
-    const subscriber = this.subscriber(this.head, (change) => change.project_id === projectId, hooks);
-    this.live.add(subscriber);
-    // Even when after_revision is the revision just read: a change may have committed since, below the position the
-    // subscriber joins the live stream at; the replay reads it (and finds nothing to do when none did).
-    if (after_revision != null) {
-      subscriber.held = [];
-      subscriber.replay = this.projectReplay(subscriber, projectId, after_revision, project.revision);
-    }
-    return subscriber;
+    // From that revision's position (0 when the log lacks it: revision 1 of a project stored before the log); even
+    // when after_revision is the revision just read, a change may have committed since: the replay reads it.
+    const from = after_revision == null ? this.head : ((await this.log.revision(projectId, after_revision))?.seq ?? 0);
+    const match = (change: CommittedChange) =>
+      change.project_id === projectId && change.change.revision > (after_revision ?? 0);
+    return this.subscribe(from, match, projectId, hooks);
   }
 
   /** Reads the log now (this instance committed a change). */
@@ -252,9 +238,18 @@ export class ProjectChangeFeed {
     this.live.delete(subscriber);
   }
 
-  private subscriber(position: number, match: (change: CommittedChange) => boolean, hooks: SubscriberHooks) {
+  /** A subscriber from `position`: live at once when that is the head, else after replaying up to it. */
+  private subscribe(
+    position: number,
+    match: (change: CommittedChange) => boolean,
+    projectId: number | undefined,
+    hooks: SubscriberHooks,
+  ): Subscriber {
     if (this.stopped) throw new Error("the change feed is stopped");
-    return new Subscriber(this, position, match, hooks, this.options.bufferEvents);
+    const subscriber = new Subscriber(this, position, match, projectId, hooks, this.options.bufferEvents);
+    if (subscriber.position >= this.head) this.live.add(subscriber);
+    else subscriber.replay = () => this.replayStep(subscriber);
+    return subscriber;
   }
 
   /** Starts polling at the first subscription, from the last position. */
@@ -311,7 +306,11 @@ export class ProjectChangeFeed {
       this.live.add(subscriber);
       return true;
     }
-    for (const entry of await this.log.after(subscriber.position, this.options.batch)) {
+    const head = this.head;
+    const entries = await this.log.after(subscriber.position, this.options.batch, subscriber.projectId);
+    // A project's replay reads its entries only: past its last one, it has passed every position up to the head.
+    if (entries.length === 0) subscriber.position = head;
+    for (const entry of entries) {
       if (entry.seq <= subscriber.position) continue;
       subscriber.position = entry.seq;
       if (entry.committed && subscriber.match(entry.committed)) {
@@ -319,36 +318,5 @@ export class ProjectChangeFeed {
       }
     }
     return false;
-  }
-
-  /**
-   * Replays revisions after `after` of a project, in batches, up to what the live stream covers: revisions at or
-   * below the subscriber's starting position. Revision 1 may be missing (projects stored before revisions existed).
-   */
-  private projectReplay(subscriber: Subscriber, projectId: number, after: number, known: number) {
-    const joinedAt = subscriber.position;
-    let next = after + 1;
-    let lastReplayed = after;
-    const finish = () => {
-      subscriber.release((event) => event.change.revision <= lastReplayed);
-      return true;
-    };
-    return async (): Promise<boolean> => {
-      if (subscriber.isClosed) return true;
-      const to = next + this.options.batch - 1;
-      const changes = await this.log.committedRevisions(projectId, next, to);
-      for (const [i, committed] of changes.entries()) {
-        const revision = next + i;
-        if (!committed) {
-          if (revision <= known && revision === 1) continue;
-          return finish();
-        }
-        if (committed.seq > joinedAt) return finish(); // the live stream (held meanwhile) has it
-        subscriber.push({ ...committed, cursor: encodeCursor(committed.seq) });
-        lastReplayed = revision;
-      }
-      next = to + 1;
-      return false;
-    };
   }
 }

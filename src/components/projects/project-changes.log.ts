@@ -223,10 +223,10 @@ export class ProjectChangeLog {
     return docs.map((doc) => (doc ? toEntry(doc).committed! : null));
   }
 
-  /** Up to `limit` entries after position `seq`, in order. */
-  async after(seq: number, limit: number): Promise<ChangeLogEntry[]> {
+  /** Up to `limit` entries after position `seq`, in order (of one project only, given `projectId`). */
+  async after(seq: number, limit: number, projectId?: number): Promise<ChangeLogEntry[]> {
     const docs = await this.changes
-      .find({ seq: { $gt: seq } })
+      .find(projectId === undefined ? { seq: { $gt: seq } } : { project_id: projectId, seq: { $gt: seq } })
       .sort({ seq: 1 })
       .limit(limit)
       .lean<ProjectChangeLogDoc[]>();

@@ -1,7 +1,7 @@
 // The change log of projects (Mongoose): one immutable document per committed change, in `project_changes`. It
-// replaces `project_revisions` (still read once, by project-changes.migration.ts) because each change now also
-// claims a position `seq` in one global order, and MongoDB cannot build a unique index on `seq` over documents that
-// lack it. See project-changes.log.ts for how the two unique keys make commits and positions race-free.
+// replaces `project_revisions` (still read once, by project-changes.migration.ts) because each change also has a
+// position `seq` in one global order, and MongoDB cannot build a unique index on `seq` over documents that lack it.
+// See project-changes.log.ts for how a change and its entry commit together.
 import { Schema, type Connection, type Model } from "mongoose";
 import type { ProjectStorageOnly } from "./project.fields";
 import { RECORDED_CHANGE_FIELDS, type ProjectDoc, type ProjectRevisionDoc } from "./project.model";
@@ -22,10 +22,7 @@ export interface ProjectChangeDoc extends ProjectRevisionDoc {
   project: ProjectState;
 }
 
-/**
- * A position no change will ever take: inserted under voidKey(seq) by a reader that found the position empty for too
- * long, or by a writer that lost its race after claiming the position (project-changes.log.ts).
- */
+/** A position no change took, as versions before transactions wrote it: read as a position without a change. */
 export interface ProjectChangeVoidDoc {
   _id: string;
   seq: number;
@@ -52,6 +49,8 @@ const projectChangeSchema = new Schema<ProjectChangeDoc>(
 // The log's order: unique, so of two inserts claiming one position exactly one succeeds. Readers of the log filter
 // and sort on it (`{seq: {$gt: c}}` sorted by seq, or `{seq: c}`); a project's revisions are read by `_id`.
 projectChangeSchema.index({ seq: 1 }, { unique: true });
+// A project's entries in log order: a subscriber of one project replays them from a revision's position.
+projectChangeSchema.index({ project_id: 1, seq: 1 });
 
 export type ProjectChangeModel = Model<ProjectChangeDoc>;
 
