@@ -188,6 +188,19 @@ export interface FerretDbOptions {
    * their BSON differs (for tests).
    */
   readpath?: "on" | "off" | "check";
+  /**
+   * true: started for tests, as `mongod --setParameter enableTestCommands=1` (FERRETDB_EMBEDDED_TEST_COMMANDS=on):
+   * the test-only commands such as configureFailPoint are accepted. Never set by `npm start`.
+   */
+  testCommands?: boolean;
+}
+
+/**
+ * Options that switch every patch of the program off, for FerretDB's own behaviour (the "without patches" column of
+ * `npm run db:conformance -- --stock`). A new switch belongs here too.
+ */
+export function stockFerretDbOptions(): FerretDbOptions {
+  return { pushdown: false, atomic: false, lookup: false, readpath: "off" };
 }
 
 /** Starts FerretDB on an ephemeral loopback port, keeping its SQLite files in dataDir. */
@@ -204,11 +217,13 @@ export async function startFerretDb(
   delete env.FERRETDB_EMBEDDED_SQL_LOG;
   delete env.FERRETDB_EMBEDDED_READPATH;
   delete env.FERRETDB_EMBEDDED_LOOKUP;
+  delete env.FERRETDB_EMBEDDED_TEST_COMMANDS;
   if (options.pushdown === false) env.FERRETDB_EMBEDDED_PUSHDOWN = "off";
   if (options.lookup === false) env.FERRETDB_EMBEDDED_LOOKUP = "off";
   if (options.atomic === false) env.FERRETDB_EMBEDDED_ATOMIC = "off";
   if (options.readpath && options.readpath !== "on") env.FERRETDB_EMBEDDED_READPATH = options.readpath;
   if (options.sqlLog) env.FERRETDB_EMBEDDED_SQL_LOG = options.sqlLog;
+  if (options.testCommands) env.FERRETDB_EMBEDDED_TEST_COMMANDS = "on";
   // Go's collector runs when the heap has grown by GOGC % since the last collection; FerretDB allocates a lot per
   // document read and keeps little, so the default 100 made it collect several times per page of 100 (garbage
   // collection was about half of its CPU). 400 served 21-34 % more pages (docs/database.md); GOMEMLIMIT makes the
