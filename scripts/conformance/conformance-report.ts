@@ -51,7 +51,9 @@ export function totalLines(report: ConformanceReport): string[] {
   const totals = totalsOf(report.files);
   const lines = [""];
   for (const [name, c] of Object.entries(totals.folders)) {
-    lines.push(`${name}: ${counts(c)} (${c.passed + c.failed + c.skipped} tests in ${c.files} files)`);
+    lines.push(
+      `${name}: ${counts(c)} (${c.passed + c.failed + c.skipped} tests in ${c.files} file${c.files === 1 ? "" : "s"})`,
+    );
   }
   const all = totals.all;
   lines.push(`overall: ${counts(all)} (${all.passed + all.failed + all.skipped} tests)`);

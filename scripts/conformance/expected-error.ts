@@ -132,10 +132,13 @@ export function checkExpectedError(expected: ExpectedError, error: unknown, cont
   if (expected.errorCodeName !== undefined) {
     const wanted = expected.errorCodeName.toLowerCase();
     const server = fromServer ? (error as MongoServerError) : undefined;
-    const names = [server?.codeName, ...inner.map((e) => e.codeName)].filter((name) => typeof name === "string");
-    const byName = names.some((name) => String(name).toLowerCase() === wanted);
+    // The error itself and the errors it gathered, each a code with its name when the driver kept it.
+    const described = [...(server ? [{ code: server.code, codeName: server.codeName }] : []), ...inner];
+    const byName = described.some((e) => typeof e.codeName === "string" && e.codeName.toLowerCase() === wanted);
     const codeOfName = Object.entries(ERROR_CODES).find(([name]) => name.toLowerCase() === wanted)?.[1];
-    const codesWithoutName = inner.filter((e) => e.codeName === undefined).map((e) => Number(e.code));
+    const codesWithoutName = described
+      .filter((e) => typeof e.codeName !== "string" && e.code !== undefined)
+      .map((e) => Number(e.code));
     if (!byName) {
       if (codesWithoutName.length > 0 && codeOfName === undefined) {
         throw new TestSkipped(`cannot check the code name ${expected.errorCodeName}: the error carries codes only`);

@@ -312,9 +312,20 @@ export function describe(value: unknown, limit = 200): string {
   if (value === undefined) return "nothing";
   let text: string;
   try {
-    text = BSON.EJSON.stringify(value as Doc, { relaxed: true });
+    text = BSON.EJSON.stringify(exactLongs(value) as Doc, { relaxed: true });
   } catch {
     text = String(value);
   }
   return text.length > limit ? `${text.slice(0, limit)}…` : text;
+}
+
+/** Relaxed Extended JSON writes a 64-bit integer as a double: one past 2^53 keeps its canonical form instead. */
+function exactLongs(value: unknown): unknown {
+  if (bsonTypeOf(value) === "Long") {
+    const text = (value as { toString(): string }).toString();
+    return Number.isSafeInteger(Number(text)) ? value : { $numberLong: text };
+  }
+  if (Array.isArray(value)) return value.map(exactLongs);
+  if (isPlainDocument(value)) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, exactLongs(v)]));
+  return value;
 }
