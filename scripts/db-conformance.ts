@@ -11,6 +11,7 @@ import type { EmbeddedDatabase } from "../src/db/embedded-server";
 import { parseCommandLine, USAGE } from "./conformance/cli-options";
 import { fileLines, jsonReport, totalLines } from "./conformance/conformance-report";
 import { ConformanceSetupError, listSpecFiles, runConformance } from "./conformance/conformance-run";
+import { RunStopped } from "./conformance/test-outcome";
 
 async function main(): Promise<number> {
   const say = (line: string) => process.stdout.write(`${line}\n`);
@@ -61,7 +62,8 @@ async function main(): Promise<number> {
     }
     return 0;
   } catch (err) {
-    note(`db:conformance: ${err instanceof ConformanceSetupError ? err.message : (err as Error).stack}`);
+    const known = err instanceof ConformanceSetupError || err instanceof RunStopped;
+    note(`db:conformance: ${known ? err.message : (err as Error).stack}`);
     return 2;
   } finally {
     await database?.stop().catch(() => undefined);

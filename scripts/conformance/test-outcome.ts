@@ -48,6 +48,14 @@ export class TestFailed extends Error {
   }
 }
 
+/** Thrown when the run cannot go on (the database stopped answering); the command exits 2. */
+export class RunStopped extends Error {
+  constructor(reason: string) {
+    super(reason);
+    this.name = "RunStopped";
+  }
+}
+
 export function countStatuses(tests: readonly TestResult[]): Counts {
   const counts: Counts = { passed: 0, failed: 0, skipped: 0 };
   for (const test of tests) counts[test.status] += 1;

@@ -10,7 +10,7 @@ import { checkExpectedError, describeError, unsupportedExpectedError } from "./e
 import { describe, matchValue, MatchFailure, type MatchContext } from "./matcher";
 import { RUNNER_OPERATIONS, unsupportedRunnerOperation, type RunnerContext } from "./runner-operations";
 import { type RequirementChecker } from "./server-requirements";
-import { TestFailed, TestSkipped, type TestResult } from "./test-outcome";
+import { RunStopped, TestFailed, TestSkipped, type TestResult } from "./test-outcome";
 import {
   compareVersions,
   versionParts,
@@ -45,6 +45,29 @@ const OPERATION_FIELDS = new Set([
   "saveResultAsEntity",
 ]);
 const MAJORITY = { w: "majority" } as const;
+/**
+ * A guard, not a measure: a test still running after this long (a server that stopped answering, a lock never
+ * released) fails, its clients are closed, and the run goes on. The format's tests take milliseconds each.
+ */
+const TEST_TIME_LIMIT_MS = 60_000;
+const CLEANUP_TIME_LIMIT_MS = 10_000;
+/** After this many tests in a row over the limit, the run stops (exit 2) rather than wait that long for each one. */
+const TIMEOUTS_BEFORE_STOPPING = 3;
+
+/** Whether the work finished within ms; its later failure, if any, is ignored. */
+async function withinTime(work: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const done = work.then(() => true);
+  done.catch(() => undefined);
+  try {
+    return await Promise.race([
+      done,
+      new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), ms))),
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
 
 export interface TestRunnerOptions {
   /** Kill every session on the server (killAllSessions) before the run and after a test with a transaction. */
@@ -53,6 +76,7 @@ export interface TestRunnerOptions {
 
 export class TestRunner {
   private readonly pool: ClientPool;
+  private timedOutInARow = 0;
 
   constructor(
     private readonly internal: MongoClient,
@@ -115,7 +139,12 @@ export class TestRunner {
 
     const run = new TestRun(this.internal, new EntityMap(this.pool));
     try {
-      await run.execute(file, test);
+      const finished = await withinTime(run.execute(file, test), TEST_TIME_LIMIT_MS);
+      if (!finished) {
+        this.timedOutInARow += 1;
+        throw new TestFailed(`it did not finish within ${TEST_TIME_LIMIT_MS / 1000} s`);
+      }
+      this.timedOutInARow = 0;
     } catch (err) {
       if (err instanceof TestSkipped) return { ...skip(err.message) };
       if (err instanceof TestFailed) {
@@ -130,8 +159,18 @@ export class TestRunner {
     } finally {
       // A client goes back to the pool only after a test that passed and sent no unacknowledged write: a server that
       // answers a w:0 write anyway (FerretDB 1.24 does) leaves that answer to be read as the next command's.
-      await run.cleanUp(result.status === "passed" && !sendsUnacknowledgedWrites(file, test));
-      if (run.usedTransaction || result.status === "failed") await this.killSessions();
+      await withinTime(
+        run.cleanUp(result.status === "passed" && !sendsUnacknowledgedWrites(file, test)),
+        CLEANUP_TIME_LIMIT_MS,
+      );
+      if (run.usedTransaction || result.status === "failed")
+        await withinTime(this.killSessions(), CLEANUP_TIME_LIMIT_MS);
+    }
+    if (this.timedOutInARow >= TIMEOUTS_BEFORE_STOPPING) {
+      throw new RunStopped(
+        `${this.timedOutInARow} tests in a row did not finish within ${TEST_TIME_LIMIT_MS / 1000} s (the last: ` +
+          `"${test.description}"); the database no longer answers`,
+      );
     }
     return result;
   }
