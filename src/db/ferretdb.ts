@@ -224,10 +224,18 @@ export interface FerretDbOptions {
   /** false: a standalone server, no sessions, transactions or retryable writes (default true; replset.patch). */
   replset?: boolean;
   /**
-   * true: started for tests, with the commands MongoDB serves only with enableTestCommands (configureFailPoint); the
-   * service never sets it (default false).
+   * true: started for tests, as `mongod --setParameter enableTestCommands=1` (FERRETDB_EMBEDDED_TEST_COMMANDS=on):
+   * the test-only commands such as configureFailPoint are accepted. Never set by `npm start`.
    */
   testCommands?: boolean;
+}
+
+/**
+ * Options that switch every patch of the program off, for FerretDB's own behaviour (the "without patches" column of
+ * `npm run db:conformance -- --stock`). A new switch belongs here too.
+ */
+export function stockFerretDbOptions(): FerretDbOptions {
+  return { pushdown: false, atomic: false, lookup: false, readpath: "off", replset: false };
 }
 
 /** Starts FerretDB on an ephemeral loopback port, keeping its SQLite files in dataDir. */
