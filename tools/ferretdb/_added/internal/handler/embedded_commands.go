@@ -29,6 +29,9 @@ type embeddedCall struct {
 	netConn net.Conn // the client connection itself (a fail point may close it)
 	msg     *wire.OpMsg
 	command string
+
+	// injected: its answer is a fail point's error, not the command's (the command did not run).
+	injected bool
 }
 
 // embeddedNext runs the rest of the chain, then the command.

@@ -174,11 +174,14 @@ func embeddedFailPointHook(ctx context.Context, call *embeddedCall, next embedde
 	}
 
 	if fp.closeConn {
+		call.injected = true
 		_ = call.netConn.Close()
 		return nil, lazyerrors.Errorf("connection closed by the failCommand fail point")
 	}
 
 	if fp.hasCode {
+		call.injected = true
+
 		doc := wirebson.MustDocument(
 			"ok", float64(0),
 			"errmsg", "Failing command via 'failCommand' failpoint",

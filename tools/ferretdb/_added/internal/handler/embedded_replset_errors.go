@@ -212,7 +212,11 @@ func embeddedLabel(reply *wire.OpMsg, doc *wirebson.Document, info embeddedReply
 func embeddedLabelsFor(info embeddedReplyInfo, inTxn, retryable bool) []string {
 	var labels []string
 
-	if inTxn && !info.ok && slices.Contains(embeddedTransientCodes, info.code) {
+	// Inside a transaction, also the errors after which a write would be retried (a primary that stepped down):
+	// the transaction as a whole can be tried again. Not for its commit or abort, which are retried themselves.
+	transient := slices.Contains(embeddedTransientCodes, info.code) ||
+		(!retryable && slices.Contains(embeddedRetryableCodes, info.code))
+	if inTxn && !info.ok && transient {
 		labels = append(labels, embeddedLabelTransient)
 	}
 

@@ -34,6 +34,11 @@ var (
 // embeddedSessionIdle: a session unused this long is forgotten (MongoDB's logicalSessionTimeoutMinutes).
 const embeddedSessionIdle = time.Duration(logicalSessionTimeoutMinutes) * time.Minute
 
+// embeddedOrphanGrace: a transaction whose client's connection closed is aborted when no command of it arrives on
+// another connection within this time. A driver sends the command again at once after a network error (a commit
+// above all), on a new connection; a client that is gone never does.
+const embeddedOrphanGrace = 2 * time.Second
+
 func init() {
 	embeddedTxnLifetime.Store(int64(60 * time.Second))
 	embeddedTxnLockWait.Store(int64(time.Second))
@@ -79,6 +84,11 @@ type embeddedTxn struct {
 	// busy: a command of it is running; lastEnd: when the last one ended (UnixNano). What a waiter for its gate reads.
 	busy    atomic.Bool
 	lastEnd atomic.Int64
+
+	// ran: commands of it that ran (a fail point's error is not one); orphaned: when the connection of its last
+	// command closed (UnixNano; 0 while it has one).
+	ran      atomic.Int64
+	orphaned atomic.Int64
 
 	// Read and written under run, read by the reaper under session.mu.
 	state   atomic.Int32
@@ -164,10 +174,19 @@ func (t *embeddedSessionTable) reap() {
 			txn, idle := s.txn, now.Sub(s.lastUse) > embeddedSessionIdle
 			s.mu.Unlock()
 
-			if txn != nil && txn.inProgress() && now.Sub(txn.started) > lifetime {
+			if txn != nil && txn.inProgress() {
+				cause := ""
+
+				switch orphaned := txn.orphaned.Load(); {
+				case now.Sub(txn.started) > lifetime:
+					cause = "it exceeded its time limit (transactionLifetimeLimitSeconds)"
+				case orphaned != 0 && now.Sub(time.Unix(0, orphaned)) > embeddedOrphanGrace:
+					cause = "its client's connection closed"
+				}
+
 				// A command still running in it (waiting for a gate, reading) ends first: try again next time.
-				if txn.run.TryLock() {
-					txn.abort("it exceeded its time limit (transactionLifetimeLimitSeconds)")
+				if cause != "" && txn.run.TryLock() {
+					txn.abort(cause)
 					txn.run.Unlock()
 				}
 			}
@@ -181,8 +200,9 @@ func (t *embeddedSessionTable) reap() {
 	}
 }
 
-// connClosed aborts the transactions whose last command came over conn: a client that drops its connection in the
-// middle of a transaction loses it (MongoDB keeps it until its time limit; the contract asks for this).
+// connClosed notes the transactions whose last command came over conn: the reaper aborts those that no command of
+// reaches within embeddedOrphanGrace (a client that drops its connection in the middle of a transaction loses it;
+// MongoDB keeps it until its time limit, the contract asks for this).
 func (t *embeddedSessionTable) connClosed(conn any) {
 	for _, s := range t.all() {
 		s.mu.Lock()
@@ -193,16 +213,9 @@ func (t *embeddedSessionTable) connClosed(conn any) {
 			continue
 		}
 
-		if c := txn.conn.Load(); c == nil || *c != conn {
-			continue
+		if c := txn.conn.Load(); c != nil && *c == conn {
+			txn.orphaned.CompareAndSwap(0, time.Now().UnixNano())
 		}
-
-		go func() {
-			txn.run.Lock()
-			defer txn.run.Unlock()
-
-			txn.abort("its client's connection closed")
-		}()
 	}
 }
 
@@ -257,6 +270,11 @@ func (s *embeddedSession) transaction(h *Handler, number int64, start bool) (*em
 			)
 		}
 
+		return s.txn, nil
+	}
+
+	// Sent again after a fail point failed its first command (nothing of it ran): the same transaction starts.
+	if number == s.txnNumber && s.txn != nil && s.txn.number == number && s.txn.inProgress() && s.txn.ran.Load() == 0 {
 		return s.txn, nil
 	}
 
@@ -378,6 +396,7 @@ func embeddedInTransaction(ctx context.Context, call *embeddedCall, next embedde
 	}()
 
 	txn.conn.Store(&call.conn)
+	txn.orphaned.Store(0)
 
 	switch embeddedTxnState(txn.state.Load()) {
 	case embeddedTxnAborted:
@@ -389,10 +408,7 @@ func embeddedInTransaction(ctx context.Context, call *embeddedCall, next embedde
 		return embeddedErrorReply(err, []string{embeddedLabelTransient})
 
 	case embeddedTxnCommitted:
-		switch call.command {
-		case "commitTransaction":
-			return embeddedOK(ctx, call) // a commit sent again
-		default:
+		if call.command != "commitTransaction" { // a commit sent again answers as the first (below)
 			err = embeddedErrorf(
 				embeddedCodeTransactionCommitted,
 				"Transaction with { txnNumber: %d } has been committed.", number,
@@ -422,7 +438,7 @@ func embeddedInTransaction(ctx context.Context, call *embeddedCall, next embedde
 		return nil, lazyerrors.Error(err)
 	}
 
-	if embeddedIsWrite(call.command) {
+	if embeddedIsWrite(call.command) && txn.inProgress() {
 		if err = txn.takeGate(ctx, embeddedCommandDB(call, doc)); err != nil {
 			txn.abort("it waited too long to write")
 			return embeddedErrorReply(err, []string{embeddedLabelTransient})
@@ -430,6 +446,12 @@ func embeddedInTransaction(ctx context.Context, call *embeddedCall, next embedde
 	}
 
 	reply, err := next(fsql.WithTxn(context.WithValue(ctx, embeddedTxnKey{}, txn), txn.sql))
+	if !call.injected {
+		txn.ran.Add(1)
+	}
+
+	commitOrAbort := embeddedIsCommitOrAbort(call)
+
 	if err != nil {
 		if fsql.IsBusy(err) {
 			err = embeddedErrorf(
@@ -439,26 +461,25 @@ func embeddedInTransaction(ctx context.Context, call *embeddedCall, next embedde
 			)
 		}
 
-		if call.command != "commitTransaction" && call.command != "abortTransaction" {
+		// As on MongoDB, a command that fails ends its transaction; a fail point's error does not (nothing ran).
+		if !commitOrAbort && !call.injected {
 			txn.abort("a command of it failed")
 		}
 
-		return embeddedErrorReply(err, embeddedLabelsFor(embeddedInfoOf(err), true, embeddedIsCommitOrAbort(call)))
+		return embeddedErrorReply(err, embeddedLabelsFor(embeddedInfoOf(err), true, commitOrAbort))
 	}
 
 	replyDoc, info := embeddedReadReply(reply)
 
-	if !info.ok || info.writeErrors {
-		if call.command != "commitTransaction" && call.command != "abortTransaction" {
-			txn.abort("a command of it failed")
-		}
+	if (!info.ok || info.writeErrors) && !commitOrAbort && !call.injected {
+		txn.abort("a command of it failed")
 	}
 
 	if info.cursorID != 0 && txn.inProgress() {
 		txn.cursors = append(txn.cursors, info.cursorID)
 	}
 
-	return embeddedLabel(reply, replyDoc, info, embeddedLabelsFor(info, true, embeddedIsCommitOrAbort(call)))
+	return embeddedLabel(reply, replyDoc, info, embeddedLabelsFor(info, true, commitOrAbort))
 }
 
 func embeddedIsCommitOrAbort(call *embeddedCall) bool {
@@ -509,15 +530,42 @@ func embeddedCommitTransaction(ctx context.Context, call *embeddedCall) (*wire.O
 		return nil, embeddedErrorf(embeddedCodeNoSuchTransaction, "no transaction started")
 	}
 
-	if err := txn.commit(); err != nil {
-		if fsql.IsBusy(err) {
-			return nil, embeddedErrorf(embeddedCodeWriteConflict, "the transaction's commit conflicted: %s", err)
-		}
+	if txn.inProgress() {
+		if err := txn.commit(); err != nil {
+			if fsql.IsBusy(err) {
+				return nil, embeddedErrorf(embeddedCodeWriteConflict, "the transaction's commit conflicted: %s", err)
+			}
 
+			return nil, lazyerrors.Error(err)
+		}
+	}
+
+	return embeddedWriteConcernReply(call)
+}
+
+// embeddedWriteConcernReply answers a commit: ok, with MongoDB's writeConcernError when its write concern asks for
+// more members than the replica set of one has (w: 2 and more).
+func embeddedWriteConcernReply(call *embeddedCall) (*wire.OpMsg, error) {
+	doc, err := call.msg.RawSection0().Decode()
+	if err != nil {
 		return nil, lazyerrors.Error(err)
 	}
 
-	return embeddedOK(ctx, call)
+	res := wirebson.MustDocument("ok", float64(1))
+
+	if wc, ok := doc.Get("writeConcern").(wirebson.AnyDocument); ok {
+		if wcDoc, err := wc.Decode(); err == nil {
+			if w, ok := embeddedNumber(wcDoc.Get("w")); ok && w > 1 {
+				must.NoError(res.Add("writeConcernError", wirebson.MustDocument(
+					"code", int32(100),
+					"codeName", "UnsatisfiableWriteConcern",
+					"errmsg", "Not enough data-bearing nodes",
+				)))
+			}
+		}
+	}
+
+	return wire.NewOpMsg(res)
 }
 
 // embeddedAbortTransaction rolls the transaction its context carries back.
