@@ -96,7 +96,7 @@ export async function connectDatabase<M extends object>(
     ...(options.maxPoolSize ? { maxPoolSize: options.maxPoolSize } : {}),
   });
   await connection.asPromise();
-  await refuseUnpatchedFerretDb(connection);
+  await refuseUnfitServer(connection);
   const models = { ...schema.models(connection), Counter: createCounterModel(connection) };
   // Unique indexes are what make ids and names unique: create them now, and fail start-up if one cannot be built.
   const readOnly = new Set<unknown>(schema.readOnly ?? []);
@@ -138,23 +138,33 @@ export async function connectDatabase<M extends object>(
 }
 
 /**
- * The service relies on MongoDB's single-document guarantees (a conditional update, `$inc` and findAndModify are
- * atomic), and reads a project with its teacher through $lookup. FerretDB 1.x gives them only with the project's
- * patch, whose buildInfo says `embeddedAtomicWrites: true` and `embeddedLookup: true`; a stock FerretDB (buildInfo
- * has `ferretdbVersion`, not the markers) is refused, with one line saying what it lacks.
+ * What the service needs of its server, checked at start (one line naming everything lacking):
+ * - a replica set or a sharded cluster: every change of a project is a multi-document transaction, which MongoDB
+ *   runs only there (a standalone server is refused, with how to run a single-node replica set);
+ * - on FerretDB 1.x (buildInfo has ferretdbVersion), also the project's patch: its replica set of one, MongoDB's
+ *   single-document guarantees (`embeddedAtomicWrites`) and the $lookup stage (`embeddedLookup`). A stock FerretDB
+ *   lacks all three.
  */
-async function refuseUnpatchedFerretDb(connection: Connection): Promise<void> {
-  const info = await connection.db!.admin().command({ buildInfo: 1 });
-  if (!("ferretdbVersion" in info)) return;
-  const lacks = [
-    ...(info.embeddedAtomicWrites === true ? [] : ["atomic conditional updates, $inc and findAndModify"]),
-    ...(info.embeddedLookup === true ? [] : ["the aggregation stage $lookup"]),
-  ];
-  if (lacks.length > 0) {
+async function refuseUnfitServer(connection: Connection): Promise<void> {
+  const admin = connection.db!.admin();
+  const [hello, info] = await Promise.all([admin.command({ hello: 1 }), admin.command({ buildInfo: 1 })]);
+  const replicated = typeof hello.setName === "string" || hello.msg === "isdbgrid";
+  let message: string | undefined;
+  if ("ferretdbVersion" in info) {
+    const lacks = [
+      ...(replicated ? [] : ["a replica set (multi-document transactions)"]),
+      ...(info.embeddedAtomicWrites === true ? [] : ["atomic conditional updates, $inc and findAndModify"]),
+      ...(info.embeddedLookup === true ? [] : ["the aggregation stage $lookup"]),
+    ];
+    if (lacks.length > 0) {
+      message = `the database is FerretDB ${String(info.ferretdbVersion)} without ${lacks.join(", nor ")}, which this service needs: use MongoDB (a replica set) through MONGODB_URI, or leave MONGODB_URI unset to run the embedded FerretDB (patched to give them)`;
+    }
+  } else if (!replicated) {
+    message = `the database is a standalone MongoDB server (version ${String(info.version)}), and this service needs a replica set or a sharded cluster (every change is a transaction): run it as a single-node replica set (mongod --replSet rs0, then once rs.initiate(); docs/operations.md shows how) and name it in MONGODB_URI`;
+  }
+  if (message) {
     await connection.close().catch(() => undefined);
-    throw new Error(
-      `the database is FerretDB ${String(info.ferretdbVersion)} without ${lacks.join(" or ")}, which this service needs: use MongoDB through MONGODB_URI, or leave MONGODB_URI unset to run the embedded FerretDB (patched to give them)`,
-    );
+    throw new Error(message);
   }
 }
 

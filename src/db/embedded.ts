@@ -1,10 +1,10 @@
 // Chooses and starts the embedded MongoDB-compatible server used when MONGODB_URI is unset:
-//   mongod   — a real MongoDB binary through mongodb-memory-server;
+//   mongod   — a real MongoDB binary through mongodb-memory-server, as a single-node replica set;
 //   ferretdb — FerretDB 1.24 on SQLite, built from tools/ferretdb;
 //   auto     — a mongod already on this machine, else FerretDB when Go is installed, else mongod downloaded.
 import fs from "node:fs";
 import path from "node:path";
-import { DryMongoBinary, MongoMemoryServer } from "mongodb-memory-server-core";
+import { DryMongoBinary, MongoMemoryReplSet } from "mongodb-memory-server-core";
 import type { EmbeddedDatabase, Progress } from "./embedded-server";
 import { findOnPath, hasGo, startFerretDb, type FerretDbOptions } from "./ferretdb";
 import { loadToolConfig, type EmbeddedDbMode } from "./tool-config";
@@ -50,20 +50,25 @@ export async function startEmbeddedDatabase(options: {
   return startMongod(path.join(options.dataDir, "mongod"), choice.mongodBinary, options.progress);
 }
 
+/**
+ * A mongod as a single-node replica set (every change of a project is a transaction, which MongoDB runs only on a
+ * replica set): mongodb-memory-server starts it with --replSet and initiates the set; its URI names the set.
+ */
 async function startMongod(dbPath: string, binary: string | undefined, progress: Progress): Promise<EmbeddedDatabase> {
   fs.mkdirSync(dbPath, { recursive: true });
   if (!binary) progress("Downloading mongod through mongodb-memory-server (first run only)");
-  const server = await MongoMemoryServer.create({
-    instance: { ip: "127.0.0.1", dbPath, storageEngine: "wiredTiger" },
+  const set = await MongoMemoryReplSet.create({
+    replSet: { count: 1, name: "rs0", ip: "127.0.0.1", storageEngine: "wiredTiger" },
+    instanceOpts: [{ dbPath }],
     binary: binary ? { systemBinary: binary } : undefined,
   });
   return {
-    uri: server.getUri(),
+    uri: set.getUri(),
     kind: "mongod",
-    description: `embedded mongod (data in ${dbPath})`,
-    pid: server.instanceInfo?.instance.mongodProcess?.pid,
+    description: `embedded mongod, a replica set of one (data in ${dbPath})`,
+    pid: set.servers[0]?.instanceInfo?.instance.mongodProcess?.pid,
     stop: async () => {
-      await server.stop({ doCleanup: false });
+      await set.stop({ doCleanup: false });
     },
   };
 }

@@ -1,22 +1,48 @@
-// FerretDbOptions.testCommands: the embedded FerretDB started for tests gets FERRETDB_EMBEDDED_TEST_COMMANDS=on in its
-// environment (it then accepts configureFailPoint), and one started otherwise never inherits the variable; and
-// stockFerretDbOptions() switches every patch off. Read from the program's environment (Linux's /proc).
+// The embedded FerretDB's test commands: started for tests (FerretDbOptions.testCommands, as mongod with
+// enableTestCommands), it accepts configureFailPoint and fails the commands the fail point names; started otherwise
+// (as npm start starts it), configureFailPoint does not exist, even with FERRETDB_EMBEDDED_TEST_COMMANDS=on in the
+// starting process's environment. And stockFerretDbOptions() switches every patch off.
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { MongoClient } from "mongodb";
 import { startFerretDb, stockFerretDbOptions, type FerretDbOptions } from "../../src/db/ferretdb";
+import type { EmbeddedDatabase } from "../../src/db/embedded";
 
-/** The FERRETDB_EMBEDDED_* variables of a FerretDB started with these options (and this process's environment). */
-async function switchesOf(options: FerretDbOptions): Promise<string[]> {
+/** Runs `use` against a FerretDB started with these options, then stops it. */
+async function withFerretDb<T>(options: FerretDbOptions, use: (server: EmbeddedDatabase) => Promise<T>): Promise<T> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "ferretdb-switches-"));
   const server = await startFerretDb(dir, () => undefined, options);
   try {
-    const environ = fs.readFileSync(`/proc/${server.pid}/environ`, "utf8").split("\0");
-    return environ.filter((entry) => entry.startsWith("FERRETDB_EMBEDDED_")).sort();
+    return await use(server);
   } finally {
     await server.stop();
     fs.rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** What configureFailPoint answers (for `find`, once), then what a find answers. */
+async function failingFind(options: FerretDbOptions): Promise<{ configured: string; find: string }> {
+  return withFerretDb(options, async (server) => {
+    const client = await new MongoClient(server.uri, { retryReads: false }).connect();
+    try {
+      const outcome = (run: Promise<unknown>) =>
+        run.then(
+          () => "ok",
+          (err: { codeName?: string }) => err.codeName ?? "error",
+        );
+      const configured = await outcome(
+        client.db("admin").command({
+          configureFailPoint: "failCommand",
+          mode: { times: 1 },
+          data: { failCommands: ["find"], errorCode: 91 },
+        }),
+      );
+      return { configured, find: await outcome(client.db("t").collection("c").findOne({})) };
+    } finally {
+      await client.close();
+    }
+  });
 }
 
 describe("the embedded FerretDB's test commands", () => {
@@ -24,23 +50,31 @@ describe("the embedded FerretDB's test commands", () => {
     delete process.env.FERRETDB_EMBEDDED_TEST_COMMANDS;
   });
 
-  it("when it is started for tests, then FERRETDB_EMBEDDED_TEST_COMMANDS=on is set", async () => {
-    expect(await switchesOf({ testCommands: true })).toEqual(["FERRETDB_EMBEDDED_TEST_COMMANDS=on"]);
+  it("when it is started for tests, then configureFailPoint is accepted and fails the command it names", async () => {
+    expect(await failingFind({ testCommands: true })).toEqual({ configured: "ok", find: "ShutdownInProgress" });
   });
 
-  it("when it is started otherwise, then the variable is not inherited from this process", async () => {
+  it("when it is started otherwise, then configureFailPoint does not exist, whatever the starting process's environment", async () => {
     process.env.FERRETDB_EMBEDDED_TEST_COMMANDS = "on";
 
-    expect(await switchesOf({})).toEqual([]);
+    expect(await failingFind({})).toEqual({ configured: "CommandNotFound", find: "ok" });
   });
 
   it("when started with stockFerretDbOptions(), then every patch is switched off", async () => {
-    expect(await switchesOf({ ...stockFerretDbOptions(), testCommands: true })).toEqual([
+    const switches = await withFerretDb(stockFerretDbOptions(), async (server) =>
+      fs
+        .readFileSync(`/proc/${server.pid}/environ`, "utf8")
+        .split("\0")
+        .filter((entry) => entry.startsWith("FERRETDB_EMBEDDED_"))
+        .sort(),
+    );
+
+    expect(switches).toEqual([
       "FERRETDB_EMBEDDED_ATOMIC=off",
       "FERRETDB_EMBEDDED_LOOKUP=off",
       "FERRETDB_EMBEDDED_PUSHDOWN=off",
       "FERRETDB_EMBEDDED_READPATH=off",
-      "FERRETDB_EMBEDDED_TEST_COMMANDS=on",
+      "FERRETDB_EMBEDDED_REPLSET=off",
     ]);
   });
 });

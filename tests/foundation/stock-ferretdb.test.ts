@@ -1,13 +1,14 @@
 // When the database is a FerretDB 1.x without the project's atomic writes (here the embedded program with its patch
-// switched off, which answers buildInfo as a stock FerretDB does: ferretdbVersion, no embeddedAtomicWrites), or
-// without its $lookup (FERRETDB_EMBEDDED_LOOKUP=off: no embeddedLookup), then opening it fails at start with one line
-// saying why; the patched program and MongoDB are accepted.
+// switched off, which answers buildInfo as a stock FerretDB does: ferretdbVersion, no embeddedAtomicWrites), without
+// its $lookup (FERRETDB_EMBEDDED_LOOKUP=off: no embeddedLookup), without its replica set (FERRETDB_EMBEDDED_REPLSET=off:
+// a standalone server), or without any of them (a stock FerretDB), then opening it fails at start with one line naming
+// each thing it lacks; the patched program and MongoDB (a replica set) are accepted.
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { openDatabase } from "../../src/persistence";
 import type { EmbeddedDatabase } from "../../src/db/embedded";
-import { startFerretDb } from "../../src/db/ferretdb";
+import { startFerretDb, stockFerretDbOptions, type FerretDbOptions } from "../../src/db/ferretdb";
 
 describe("a FerretDB without atomic conditional writes", () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "stock-ferretdb-"));
@@ -53,4 +54,42 @@ describe("a FerretDB without the aggregation stage $lookup", () => {
       /^the database is FerretDB \S+ without the aggregation stage \$lookup, which/,
     );
   });
+});
+
+describe("a FerretDB without its replica set, or without every part of the patch (a stock FerretDB)", () => {
+  const dirs: string[] = [];
+  const servers: EmbeddedDatabase[] = [];
+  async function start(options: FerretDbOptions): Promise<EmbeddedDatabase> {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "stock-ferretdb-"));
+    dirs.push(dir);
+    const server = await startFerretDb(dir, () => undefined, options);
+    servers.push(server);
+    return server;
+  }
+  afterAll(async () => {
+    for (const server of servers) await server.stop();
+    for (const dir of dirs) fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("when the service opens a standalone FerretDB, then start-up fails with one line naming the replica set", async () => {
+    const standalone = await start({ replset: false });
+
+    await expect(openDatabase(standalone.uri, { dbName: "refused" })).rejects.toThrow(
+      /^the database is FerretDB \S+ without a replica set \(multi-document transactions\), which this service needs/,
+    );
+  }, 300_000);
+
+  it("when the service opens a stock FerretDB, then one line names everything it lacks", async () => {
+    const stock = await start(stockFerretDbOptions());
+
+    const message = await openDatabase(stock.uri, { dbName: "refused" }).then(
+      () => "opened",
+      (err: Error) => err.message,
+    );
+
+    expect(message).toMatch(
+      /^the database is FerretDB \S+ without a replica set \(multi-document transactions\), nor atomic conditional updates, \$inc and findAndModify, nor the aggregation stage \$lookup, which this service needs: /,
+    );
+    expect(message).not.toContain("\n");
+  }, 300_000);
 });

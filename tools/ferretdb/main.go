@@ -15,21 +15,28 @@
 // (embedded_<concern>*.go). The Node side applies them at build time (src/db/ferretdb.ts); `npm run
 // ferretdb:workspace` gives a developer the patched module as a git repository and writes the patches back.
 //
-//	concern   switch (read once, in _added/internal/util/embedded/switches.go)   buildInfo marker
-//	pushdown  FERRETDB_EMBEDDED_PUSHDOWN=off: nothing pushed down to SQLite     -
-//	readpath  FERRETDB_EMBEDDED_READPATH=off|check: FerretDB's own reading       -
-//	atomic    FERRETDB_EMBEDDED_ATOMIC=off: FerretDB's read-then-write writes    embeddedAtomicWrites: true
-//	lookup    FERRETDB_EMBEDDED_LOOKUP=off: no $lookup stage                     embeddedLookup: true
+//	concern    switch (read once, in _added/internal/util/embedded/switches.go)        buildInfo marker
+//	pushdown   FERRETDB_EMBEDDED_PUSHDOWN=off: nothing pushed down to SQLite          -
+//	readpath   FERRETDB_EMBEDDED_READPATH=off|check: FerretDB's own reading            -
+//	atomic     FERRETDB_EMBEDDED_ATOMIC=off: FerretDB's read-then-write writes         embeddedAtomicWrites: true
+//	lookup     FERRETDB_EMBEDDED_LOOKUP=off: no $lookup stage                          embeddedLookup: true
+//	replset    FERRETDB_EMBEDDED_REPLSET=off: a standalone server, no transactions     (hello: setName rs0)
+//	failpoint  FERRETDB_EMBEDDED_TEST_COMMANDS=on: configureFailPoint (off unless set) -
 //
 // pushdown: filters, sorts, skips, limits and counts reach SQLite and its indexes. readpath: results the pushdown
 // proved exact go from SQLite's JSON straight to BSON, statements are prepared once, command tags parsed once, NaNs
 // checked in requests only. atomic: updates, findAndModify and deletes are atomic per document, as on MongoDB.
-// lookup: aggregate has the $lookup stage in its equality form. What several concerns use lives once, in a file
-// named for what it shares: the switches (util/embedded/switches.go), buildInfo's markers (handler/embedded_markers.go,
-// whose hook in msg_buildinfo.go is shared.patch), prepared statements (util/fsql/embedded_stmts.go, its field in
-// fsql.DB is shared.patch), a read transaction (util/fsql/embedded_readtx.go) and the walk over stored JSON
-// (handler/sjson/embedded_walk.go). The service never sets a switch (startFerretDb drops them from its environment);
-// they are for the tests and the benches, which compare each concern with FerretDB's own behaviour.
+// lookup: aggregate has the $lookup stage in its equality form. replset: hello answers as the primary of a replica
+// set of one; sessions, multi-document transactions and retryable writes are served as MongoDB serves them.
+// failpoint: MongoDB's failCommand fail point, for tests (hooks only: no change of FerretDB's files).
+// What several concerns use lives once, in a file named for what it shares: the switches
+// (util/embedded/switches.go), buildInfo's markers (handler/embedded_markers.go, whose hook in msg_buildinfo.go is
+// shared.patch), the command hooks (handler/embedded_commands.go, whose hooks in clientconn/conn.go are shared.patch),
+// the lock table of the atomic writes and the transactions' write gates (handler/embedded_locks.go), prepared
+// statements (util/fsql/embedded_stmts.go, its field in fsql.DB is shared.patch), a read transaction
+// (util/fsql/embedded_readtx.go) and the walk over stored JSON (handler/sjson/embedded_walk.go). Patches apply in
+// any order; the Node side applies them sorted by name. The service never sets a switch (startFerretDb drops them from
+// its environment); they are for the tests and the benches, which compare each concern with FerretDB's own behaviour.
 //
 // FERRETDB_EMBEDDED_PPROF=<host:port> (e.g. 127.0.0.1:6060) serves Go's profiles (net/http/pprof) there, for
 // `go tool pprof http://<host:port>/debug/pprof/profile?seconds=20`; off unless set.
