@@ -48,7 +48,7 @@ export const APP_SCHEMA: DatabaseSchema<AppModels> = {
     // Insert-only and idempotent; markers make later starts skip them (project-changes.migration.ts).
     const log = changeLogOf(db);
     await migrateProjectRevisions(db.connection, db.models, log, progress);
-    await upgradeProjects(db.connection, db.models, log, progress);
+    await upgradeProjects(db.connection, log, progress);
   },
 };
 

@@ -127,12 +127,14 @@ export class ProjectChangeLog {
   }
 
   /**
-   * Brings the projects up to the log, on a copy read while it was being written (db:backup through MONGODB_URI reads
-   * the projects before the log): a change made meanwhile can be in the log and not in its project, and a project
-   * created meanwhile only in the log. A project whose next revision is in the log gets the state its newest entry
-   * holds (entries hold the whole project); an id the counter handed out that no project holds, whose creation is in
-   * the log, is written from its newest entry. Reads the projects in pages by project_id with one `$in` of their next
-   * revisions each, and finds the absent ids by counting. Returns how many projects it wrote.
+   * Brings the projects up to the log, where a project can be behind it: on a copy read while it was being written
+   * (db:backup through MONGODB_URI reads the projects before the log: a change made meanwhile can be in the log and
+   * not in its project, and a project created meanwhile only in the log), and on a database written by a version
+   * whose writers could die between their two writes (migration.ts). A project whose next revision is in the log gets
+   * the state its newest entry holds (entries hold the whole project); one stored without a revision (before
+   * revisions existed) gets revision 1; an id the counter handed out that no project holds, whose creation is in the
+   * log, is written from its newest entry. Reads the projects in pages by project_id with one `$in` of their next
+   * revisions each, and finds the absent ids by counting. Returns how many projects it brought up to the log.
    */
   async catchUpProjects(): Promise<number> {
     let written = 0;
@@ -141,12 +143,16 @@ export class ProjectChangeLog {
         .find({ project_id: { $gt: last } }, { project_id: 1, revision: 1 })
         .sort({ project_id: 1 })
         .limit(CATCH_UP_PAGE)
-        .lean<{ project_id: number; revision: number }[]>();
+        .lean<{ project_id: number; revision?: number | null }[]>();
       if (page.length === 0) break;
       last = page[page.length - 1].project_id;
+      for (const { project_id } of page.filter((p) => p.revision == null)) {
+        // By `_id`, one by one (rare): a filter on the field's absence would read every project on the embedded FerretDB.
+        await this.projects.updateOne({ _id: idKey(project_id) }, { $set: { revision: 1 } }, { timestamps: false });
+      }
       const ahead = await this.changes
         .find(
-          { _id: { $in: page.map((p) => revisionKey(p.project_id, p.revision + 1)) } },
+          { _id: { $in: page.map((p) => revisionKey(p.project_id, (p.revision ?? 1) + 1)) } },
           { project_id: 1, revision: 1 },
         )
         .lean<{ project_id: number; revision: number }[]>();
@@ -215,12 +221,6 @@ export class ProjectChangeLog {
     const docs = await this.changes.find({ _id: { $in: keys } }).lean<ProjectChangeDoc[]>();
     const byKey = new Map(docs.map((doc) => [doc._id, doc]));
     return keys.map((key) => byKey.get(key) ?? null);
-  }
-
-  /** Revisions `from`…`to` of a project as committed changes; null where none is stored. */
-  async committedRevisions(projectId: number, from: number, to: number): Promise<(CommittedChange | null)[]> {
-    const docs = await this.revisions(projectId, from, to);
-    return docs.map((doc) => (doc ? toEntry(doc).committed! : null));
   }
 
   /** Up to `limit` entries after position `seq`, in order (of one project only, given `projectId`). */

@@ -17,7 +17,6 @@ import type { ProjectState } from "./project-changes.model";
 import { withStoredDefaults } from "../../db/stored-fields";
 import { PROJECT_FIELDS } from "./project.fields";
 import type { ProjectDoc, ProjectModel, ProjectRevisionDoc, ProjectRevisionModel } from "./project.model";
-import { revisionKey } from "./project.records";
 
 const MARKER = "project_revisions-to-project_changes";
 /** Revisions copied with one insert. */
@@ -141,51 +140,21 @@ const UPGRADE_MARKER = "projects-at-newest-revision";
 
 /**
  * Makes a database written by versions before changes were single conditional updates what this version expects,
- * at every start (both steps are cheap when there is nothing to do):
- * - the counter of log positions is raised to the log's highest position (earlier versions took positions from a
- *   counter that was only a hint);
- * - once (a marker in `migrations` records it), each project whose log holds a newer revision than the document (a
- *   writer of an earlier version that died between its two writes) is set to the state that revision stores, and a
- *   project stored without a revision gets revision 1. Earlier versions rolled such projects forward on every read;
- *   this version reads the document as it is.
+ * at every start (both steps are cheap when there is nothing to do): the counter of log positions is raised to the
+ * log's highest position (earlier versions took positions from a counter that was only a hint); and once (a marker in
+ * `migrations` records it), every project is brought up to the log (ProjectChangeLog.catchUpProjects: a writer of an
+ * earlier version that died between its two writes left its project behind its newest logged revision, which that
+ * version's readers rolled forward on every read; this version reads the document as it is).
  */
 export async function upgradeProjects(
   connection: Connection,
-  models: { Project: ProjectModel },
   log: ProjectChangeLog,
   progress: Progress = () => {},
 ): Promise<number> {
   await log.catchUpCounter();
   const markers = connection.db!.collection<{ _id: string; at: Date }>("migrations");
   if (await markers.findOne({ _id: UPGRADE_MARKER })) return 0;
-  let upgraded = 0;
-  let after = 0;
-  for (;;) {
-    const stored = await models.Project.find({ project_id: { $gt: after } }, { project_id: 1, revision: 1 })
-      .sort({ project_id: 1 })
-      .limit(BATCH)
-      .lean<{ project_id: number; revision?: number | null }[]>();
-    if (stored.length === 0) break;
-    after = stored[stored.length - 1].project_id;
-    const batch = stored.map(({ project_id, revision }) => ({ project_id, revision: revision ?? 1 }));
-    for (const { project_id } of stored.filter((p) => p.revision == null)) {
-      // By `_id`, one by one (rare): a filter on the field's absence would read every project on the embedded FerretDB.
-      await models.Project.updateOne({ _id: idKey(project_id) }, { $set: { revision: 1 } }, { timestamps: false });
-    }
-    const next = await log.positionsOf(batch.map((p) => revisionKey(p.project_id, p.revision + 1)));
-    for (const project of batch) {
-      if (!next.has(revisionKey(project.project_id, project.revision + 1))) continue;
-      let revision = project.revision + 1;
-      while (await log.revision(project.project_id, revision + 1)) revision++;
-      const newest = (await log.revision(project.project_id, revision))!;
-      await models.Project.updateOne(
-        { _id: idKey(project.project_id) },
-        { $set: { ...newest.project, change_seq: newest.seq } },
-        { timestamps: false },
-      );
-      upgraded++;
-    }
-  }
+  const upgraded = await log.catchUpProjects();
   if (upgraded > 0) progress(`Brought ${upgraded.toLocaleString("en")} projects up to their newest logged revision`);
   await markers.insertOne({ _id: UPGRADE_MARKER, at: new Date() }).catch((err: unknown) => {
     if (!isDuplicateKeyError(err)) throw err;
