@@ -6,8 +6,8 @@
 //
 // Every wait has a limit: the attempts stop at the deadline (DB_TIMEOUT_MS from the first attempt), where the
 // driver's withTransaction would go on for 120 s. Between attempts a short random pause lets the writer that won go
-// first. GET /metrics counts the commit like every other command (db_command_duration_seconds{command=
-// "commitTransaction"}).
+// first. GET /metrics counts the commit and the abort like every other command (db_command_duration_seconds{command=
+// "commitTransaction"} and "abortTransaction").
 import type { ClientSession, Connection } from "mongoose";
 import { reportCommandTiming } from "./command-timing";
 
@@ -32,16 +32,18 @@ const pause = (attempt: number) =>
 
 export function transactionsOf(connection: Connection, timeoutMs: number): Transactions {
   const client = () => connection.getClient();
-  const commit = async (session: ClientSession) => {
+  // The driver's session helpers send commitTransaction and abortTransaction outside the timed commands.
+  const timed = async (command: "commitTransaction" | "abortTransaction", send: () => Promise<void>) => {
     const started = performance.now();
     try {
-      await session.commitTransaction();
-      reportCommandTiming(client(), "commitTransaction", "ok", started);
+      await send();
+      reportCommandTiming(client(), command, "ok", started);
     } catch (err) {
-      reportCommandTiming(client(), "commitTransaction", "error", started);
+      reportCommandTiming(client(), command, "error", started);
       throw err;
     }
   };
+  const commit = (session: ClientSession) => timed("commitTransaction", () => session.commitTransaction());
   return {
     async run<T>(work: (session: ClientSession) => Promise<T>): Promise<T> {
       const deadline = performance.now() + timeoutMs;
@@ -53,7 +55,12 @@ export function transactionsOf(connection: Connection, timeoutMs: number): Trans
           try {
             result = await work(session);
           } catch (err) {
-            await session.abortTransaction().catch(() => undefined);
+            // The driver sends abortTransaction only once a command of the transaction went out.
+            // (Its state is internal to the driver's typings.)
+            const { transaction } = session as unknown as { transaction: { state: string } };
+            const sent = transaction.state === "TRANSACTION_IN_PROGRESS";
+            const abort = () => session.abortTransaction();
+            await (sent ? timed("abortTransaction", abort) : abort()).catch(() => undefined);
             if (hasLabel(err, "TransientTransactionError") && performance.now() < deadline) {
               await pause(attempt);
               continue;

@@ -239,10 +239,9 @@ describe("npm run db:backup and db:restore (MONGODB_URI)", () => {
     // What a change moves, per project (every field is compared just below): a readable diff when one lags.
     const projects = async (db: Database) =>
       (await db.connection.db!.collection("projects").find().sort({ _id: 1 }).toArray()).map(
-        ({ _id, change_seq, revision, project_status, teacher_id, project_name, project_id }) => ({
+        ({ _id, revision, project_status, teacher_id, project_name, project_id }) => ({
           _id,
           project_id,
-          change_seq,
           revision,
           project_status,
           teacher_id,

@@ -347,13 +347,17 @@ func (txn *embeddedTxn) commit() error {
 }
 
 func (txn *embeddedTxn) end(state embeddedTxnState) {
+	txn.releaseGates()
+	txn.state.Store(int32(state))
+	txn.cancel()
+}
+
+// releaseGates gives back the write gates the transaction holds. Called under txn.run.
+func (txn *embeddedTxn) releaseGates() {
 	for db, release := range txn.gates {
 		release()
 		delete(txn.gates, db)
 	}
-
-	txn.state.Store(int32(state))
-	txn.cancel()
 }
 
 // closeCursors closes the cursors the transaction opened (MongoDB kills them when the transaction ends).
@@ -473,6 +477,13 @@ func embeddedInTransaction(ctx context.Context, call *embeddedCall, next embedde
 
 	if (!info.ok || info.writeErrors) && !commitOrAbort && !call.injected {
 		txn.abort("a command of it failed")
+	}
+
+	// A write that changed nothing (a conditional update that matched no document) leaves the transaction holding no
+	// SQLite write lock: it gives the gates back, so that a transaction that only read does not hold up the writers.
+	// Should it write later, it takes them again (and conflicts if another writer committed since its snapshot).
+	if txn.inProgress() && !txn.sql.Wrote() {
+		txn.releaseGates()
 	}
 
 	if info.cursorID != 0 && txn.inProgress() {

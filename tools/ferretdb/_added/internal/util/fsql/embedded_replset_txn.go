@@ -24,6 +24,7 @@ type Txn struct {
 	dbs   []txnDB // in the order of first use
 	onEnd []func(committed bool)
 	ended bool
+	wrote bool // a statement that writes ran in it
 }
 
 type txnDB struct {
@@ -67,6 +68,21 @@ func (t *Txn) OnEnd(f func(committed bool)) {
 	defer t.mu.Unlock()
 
 	t.onEnd = append(t.onEnd, f)
+}
+
+// Wrote tells whether a statement that writes (an exec, or a savepoint's work) has run in the transaction: until one
+// has, it holds no SQLite write lock.
+func (t *Txn) Wrote() bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+
+	return t.wrote
+}
+
+func (t *Txn) markWrote() {
+	t.mu.Lock()
+	t.wrote = true
+	t.mu.Unlock()
 }
 
 // Began tells whether the transaction has begun a SQLite transaction on db.
@@ -191,6 +207,8 @@ func (t *Txn) exec(ctx context.Context, db *DB, query string, args ...any) (sql.
 		return nil, err
 	}
 
+	t.markWrote()
+
 	return tx.ExecContext(ctx, query, args...)
 }
 
@@ -206,6 +224,8 @@ func (t *Txn) inSavepoint(ctx context.Context, db *DB, f func(*Tx) error) error 
 	if _, err = tx.ExecContext(ctx, "SAVEPOINT ferretdb_embedded"); err != nil {
 		return lazyerrors.Error(err)
 	}
+
+	t.markWrote()
 
 	if err = f(wrapTx(tx, db.l)); err != nil {
 		_, _ = tx.ExecContext(ctx, "ROLLBACK TO ferretdb_embedded")
