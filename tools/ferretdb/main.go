@@ -20,11 +20,13 @@
 //	readpath  FERRETDB_EMBEDDED_READPATH=off|check: FerretDB's own reading       -
 //	atomic    FERRETDB_EMBEDDED_ATOMIC=off: FerretDB's read-then-write writes    embeddedAtomicWrites: true
 //	lookup    FERRETDB_EMBEDDED_LOOKUP=off: no $lookup stage                     embeddedLookup: true
+//	crud      FERRETDB_EMBEDDED_CRUD=off: FerretDB's own CRUD answers            embeddedCrud: true
 //
 // pushdown: filters, sorts, skips, limits and counts reach SQLite and its indexes. readpath: results the pushdown
 // proved exact go from SQLite's JSON straight to BSON, statements are prepared once, command tags parsed once, NaNs
 // checked in requests only. atomic: updates, findAndModify and deletes are atomic per document, as on MongoDB.
-// lookup: aggregate has the $lookup stage in its equality form. What several concerns use lives once, in a file
+// lookup: aggregate has the $lookup stage in its equality form. crud: the CRUD commands take the options and inputs
+// MongoDB's CRUD specification tests use (docs/database.md lists them), and refuse the rest with NotImplemented. What several concerns use lives once, in a file
 // named for what it shares: the switches (util/embedded/switches.go), buildInfo's markers (handler/embedded_markers.go,
 // whose hook in msg_buildinfo.go is shared.patch), prepared statements (util/fsql/embedded_stmts.go, its field in
 // fsql.DB is shared.patch), a read transaction (util/fsql/embedded_readtx.go) and the walk over stored JSON
