@@ -12,12 +12,13 @@ import (
 
 	"github.com/FerretDB/wire"
 
+	"github.com/FerretDB/FerretDB/internal/handler/common"
 	"github.com/FerretDB/FerretDB/internal/types"
 	"github.com/FerretDB/FerretDB/internal/util/embedded"
 	"github.com/FerretDB/FerretDB/internal/util/lazyerrors"
 )
 
-// embeddedCrudAfter changes a command's successful reply (ok: 1).
+// embeddedCrudAfter changes a command's reply (ok: 1, or a duplicate-key error's).
 type embeddedCrudAfter func(reply *types.Document) error
 
 // embeddedCrudFeature rewrites a command document in place before FerretDB reads it. It says whether it changed it,
@@ -56,6 +57,9 @@ func embeddedCrudHook(ctx context.Context, call *embeddedCall, next embeddedNext
 		return nil, lazyerrors.Error(err)
 	}
 
+	// where a write that hit a unique index leaves its document (embedded_crud_duplicate.go)
+	ctx = common.EmbeddedCrudDuplicateContext(ctx)
+
 	var afters []embeddedCrudAfter
 	var changed bool
 
@@ -82,17 +86,24 @@ func embeddedCrudHook(ctx context.Context, call *embeddedCall, next embeddedNext
 	}
 
 	reply, err := next(ctx)
-	if err != nil || len(afters) == 0 || reply == nil {
+	if len(afters) == 0 {
 		return reply, err
+	}
+
+	if err != nil {
+		// a duplicate-key error gets its details as a reply (embedded_crud_duplicate.go); others stay errors
+		if reply, err = embeddedCrudDuplicateReply(err); err != nil {
+			return nil, err
+		}
+	}
+
+	if reply == nil {
+		return nil, nil
 	}
 
 	res, err := opMsgDocument(reply)
 	if err != nil {
 		return nil, lazyerrors.Error(err)
-	}
-
-	if ok, _ := res.Get("ok"); ok != float64(1) && ok != int32(1) {
-		return reply, nil
 	}
 
 	for _, after := range afters {
