@@ -85,7 +85,16 @@ func embeddedCrudHook(ctx context.Context, call *embeddedCall, next embeddedNext
 		call.msg = msg
 	}
 
-	reply, err := next(ctx)
+	embeddedCrudNoteSession(doc)
+
+	var reply *wire.OpMsg
+
+	if answer := embeddedCrudAggregateAnswer(call, doc); answer != nil {
+		reply, err = answer(ctx) // embedded_crud_out.go
+	} else {
+		reply, err = next(ctx)
+	}
+
 	if len(afters) == 0 {
 		return reply, err
 	}
