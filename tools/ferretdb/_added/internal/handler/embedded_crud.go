@@ -11,8 +11,10 @@ import (
 	"context"
 
 	"github.com/FerretDB/wire"
+	"github.com/FerretDB/wire/wirebson"
 
 	"github.com/FerretDB/FerretDB/internal/handler/common"
+	"github.com/FerretDB/FerretDB/internal/handler/handlererrors"
 	"github.com/FerretDB/FerretDB/internal/types"
 	"github.com/FerretDB/FerretDB/internal/util/embedded"
 	"github.com/FerretDB/FerretDB/internal/util/lazyerrors"
@@ -46,19 +48,49 @@ func init() {
 	})
 }
 
-// embeddedCrudHook runs the features around a command.
+// embeddedCrudHook runs the features around a command. A command that none of them rewrites (the common case) is
+// not decoded: a shallow look at its top level and its statements decides; only a duplicate-key error in its reply
+// makes it decoded, for the error's details.
 func embeddedCrudHook(ctx context.Context, call *embeddedCall, next embeddedNext) (*wire.OpMsg, error) {
 	if !embeddedCrudCommands[call.command] {
 		return next(ctx)
+	}
+
+	raw, err := call.msg.RawDocument()
+	if err != nil {
+		return next(ctx)
+	}
+
+	top, err := raw.Decode()
+	if err != nil {
+		return next(ctx)
+	}
+
+	embeddedCrudNoteSession(top)
+
+	// where a write that hit a unique index leaves its document (embedded_crud_duplicate.go)
+	ctx = common.EmbeddedCrudDuplicateContext(ctx)
+
+	if !embeddedCrudRewrites(call, top) {
+		reply, err := next(ctx)
+		if !embeddedCrudHasDuplicate(call, reply, err) {
+			return reply, err
+		}
+
+		doc, derr := opMsgDocument(call.msg)
+		if derr != nil {
+			return reply, err
+		}
+
+		_, after, _ := embeddedCrudDuplicate(ctx, call, doc)
+
+		return embeddedCrudAfterAll(reply, err, []embeddedCrudAfter{after})
 	}
 
 	doc, err := opMsgDocument(call.msg)
 	if err != nil {
 		return nil, lazyerrors.Error(err)
 	}
-
-	// where a write that hit a unique index leaves its document (embedded_crud_duplicate.go)
-	ctx = common.EmbeddedCrudDuplicateContext(ctx)
 
 	var afters []embeddedCrudAfter
 	var changed bool
@@ -85,8 +117,6 @@ func embeddedCrudHook(ctx context.Context, call *embeddedCall, next embeddedNext
 		call.msg = msg
 	}
 
-	embeddedCrudNoteSession(doc)
-
 	var reply *wire.OpMsg
 
 	if answer := embeddedCrudAggregateAnswer(call, doc); answer != nil {
@@ -99,6 +129,11 @@ func embeddedCrudHook(ctx context.Context, call *embeddedCall, next embeddedNext
 		return reply, err
 	}
 
+	return embeddedCrudAfterAll(reply, err, afters)
+}
+
+// embeddedCrudAfterAll runs the features' changes of a reply.
+func embeddedCrudAfterAll(reply *wire.OpMsg, err error, afters []embeddedCrudAfter) (*wire.OpMsg, error) {
 	if err != nil {
 		// a duplicate-key error gets its details as a reply (embedded_crud_duplicate.go); others stay errors
 		if reply, err = embeddedCrudDuplicateReply(err); err != nil {
@@ -122,4 +157,108 @@ func embeddedCrudHook(ctx context.Context, call *embeddedCall, next embeddedNext
 	}
 
 	return documentOpMsg(res)
+}
+
+// embeddedCrudRewrites tells, from a shallow look, whether a feature rewrites the command or answers it.
+func embeddedCrudRewrites(call *embeddedCall, top *wirebson.Document) bool {
+	for _, name := range []string{"let", "collation", "fields", "arrayFilters"} {
+		if top.Get(name) != nil {
+			return true
+		}
+	}
+
+	if c := top.Get("comment"); c != nil {
+		if _, ok := c.(string); !ok {
+			return true
+		}
+	}
+
+	switch call.command {
+	case "aggregate":
+		if _, ok := top.Get("aggregate").(string); !ok {
+			return true
+		}
+
+		pipeline, ok := top.Get("pipeline").(wirebson.RawArray)
+		if !ok {
+			return false
+		}
+
+		arr, err := pipeline.Decode()
+		if err != nil || arr.Len() == 0 {
+			return false
+		}
+
+		last, ok := arr.Get(arr.Len() - 1).(wirebson.RawDocument)
+		if !ok {
+			return false
+		}
+
+		stage, err := last.Decode()
+
+		return err == nil && (stage.Get("$out") != nil || stage.Get("$merge") != nil)
+
+	case "update", "delete":
+		statement := func(raw wirebson.RawDocument) bool {
+			d, err := raw.Decode()
+			return err == nil && (d.Get("arrayFilters") != nil || d.Get("collation") != nil)
+		}
+
+		if list, ok := top.Get(call.command + "s").(wirebson.RawArray); ok {
+			arr, err := list.Decode()
+			if err != nil {
+				return false
+			}
+
+			for i := range arr.Len() {
+				if raw, ok := arr.Get(i).(wirebson.RawDocument); ok && statement(raw) {
+					return true
+				}
+			}
+		}
+
+		for _, s := range call.msg.Sections() {
+			if s.Kind != 1 {
+				continue
+			}
+
+			for _, d := range s.Documents() {
+				if statement(wirebson.RawDocument(d)) {
+					return true
+				}
+			}
+		}
+	}
+
+	return false
+}
+
+// embeddedCrudHasDuplicate tells whether a write's answer holds a duplicate-key error (or write errors to look at).
+func embeddedCrudHasDuplicate(call *embeddedCall, reply *wire.OpMsg, err error) bool {
+	switch call.command {
+	case "insert", "update", "findAndModify", "findandmodify":
+	default:
+		return false
+	}
+
+	if err != nil {
+		_, rerr := embeddedCrudDuplicateReply(err)
+		return rerr == nil
+	}
+
+	if reply == nil {
+		return false
+	}
+
+	raw, rerr := reply.RawDocument()
+	if rerr != nil {
+		return false
+	}
+
+	res, rerr := raw.Decode()
+	if rerr != nil {
+		return false
+	}
+
+	return res.Get("writeErrors") != nil || res.Get("code") == int32(handlererrors.ErrDuplicateKeyInsert)
 }

@@ -5,10 +5,12 @@ package handler
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sync"
 	"time"
 
 	"github.com/FerretDB/wire"
+	"github.com/FerretDB/wire/wirebson"
 
 	"github.com/FerretDB/FerretDB/internal/backends"
 	"github.com/FerretDB/FerretDB/internal/handler/common/aggregations/stages"
@@ -41,24 +43,22 @@ type embeddedCrudSession struct {
 	lastUsed time.Time
 }
 
-// embeddedCrudNoteSession remembers a command's session.
-func embeddedCrudNoteSession(doc *types.Document) {
-	v, err := doc.Get("lsid")
-	if err != nil {
-		return
-	}
-
-	lsid, ok := v.(*types.Document)
+// embeddedCrudNoteSession remembers a command's session (from its top level, shallowly decoded).
+func embeddedCrudNoteSession(top *wirebson.Document) {
+	raw, ok := top.Get("lsid").(wirebson.RawDocument)
 	if !ok {
 		return
 	}
 
-	id, err := lsid.Get("id")
+	lsid, err := raw.Decode()
 	if err != nil {
 		return
 	}
 
-	key := types.FormatAnyValue(id)
+	id, ok := lsid.Get("id").(wirebson.Binary)
+	if !ok {
+		return
+	}
 
 	embeddedCrudSessions.mu.Lock()
 	defer embeddedCrudSessions.mu.Unlock()
@@ -67,7 +67,10 @@ func embeddedCrudNoteSession(doc *types.Document) {
 		clear(embeddedCrudSessions.seen)
 	}
 
-	embeddedCrudSessions.seen[key] = embeddedCrudSession{id: id, lastUsed: time.Now()}
+	embeddedCrudSessions.seen[string(id.B)] = embeddedCrudSession{
+		id:       types.Binary{B: slices.Clone(id.B), Subtype: types.BinarySubtype(id.Subtype)},
+		lastUsed: time.Now(),
+	}
 }
 
 // embeddedCrudAggregateAnswer answers an aggregate that writes or reads no collection; nil for any other command.
