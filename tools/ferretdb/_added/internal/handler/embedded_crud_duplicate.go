@@ -3,17 +3,21 @@
 package handler
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/FerretDB/wire"
+	"github.com/FerretDB/wire/wirebson"
 
 	"github.com/FerretDB/FerretDB/internal/backends"
 	"github.com/FerretDB/FerretDB/internal/handler/common"
 	"github.com/FerretDB/FerretDB/internal/handler/handlererrors"
 	"github.com/FerretDB/FerretDB/internal/types"
+	"github.com/FerretDB/FerretDB/internal/util/embeddedcrud"
 	"github.com/FerretDB/FerretDB/internal/util/iterator"
 	"github.com/FerretDB/FerretDB/internal/util/must"
 )
@@ -91,11 +95,27 @@ func embeddedCrudDuplicate(ctx context.Context, call *embeddedCall, doc *types.D
 // embeddedCrudDuplicateReply turns a duplicate-key command error into its reply, for the details; other errors stay.
 func embeddedCrudDuplicateReply(err error) (*wire.OpMsg, error) {
 	var ce *handlererrors.CommandError
-	if !errors.As(err, &ce) || ce.Code() != handlererrors.ErrDuplicateKeyInsert {
+	if errors.As(err, &ce) && ce.Code() == handlererrors.ErrDuplicateKeyInsert {
+		return wire.NewOpMsg(ce.Document())
+	}
+
+	// update's write errors
+	var we *handlererrors.WriteErrors
+	if !errors.As(err, &we) {
 		return nil, err
 	}
 
-	return wire.NewOpMsg(ce.Document())
+	doc := we.Document()
+
+	if list, ok := doc.Get("writeErrors").(*wirebson.Array); ok {
+		for i := range list.Len() {
+			if e, ok := list.Get(i).(*wirebson.Document); ok && e.Get("code") == int32(handlererrors.ErrDuplicateKeyInsert) {
+				return wire.NewOpMsg(doc)
+			}
+		}
+	}
+
+	return nil, err
 }
 
 // embeddedCrudDuplicateDetails adds keyPattern, keyValue and the index to an 11000 error about written.
@@ -121,7 +141,13 @@ func embeddedCrudDuplicateDetails(ctx context.Context, h *Handler, db, coll stri
 
 	id, _ := written.Get("_id")
 
-	for _, index := range indexes.Indexes {
+	// _id last: an update's document has the _id it had (the other unique indexes tell what it hit)
+	list := slices.Clone(indexes.Indexes)
+	slices.SortStableFunc(list, func(a, b backends.IndexInfo) int {
+		return cmp.Compare(embeddedCrudIsID(a), embeddedCrudIsID(b))
+	})
+
+	for _, index := range list {
 		if !index.Unique && index.Name != "_id_" {
 			continue
 		}
@@ -151,6 +177,14 @@ func embeddedCrudDuplicateDetails(ctx context.Context, h *Handler, db, coll stri
 
 		if index.Name != "_id_" && id != nil {
 			filter.Set("_id", must.NotFail(types.NewDocument("$ne", id)))
+		}
+
+		if index.EmbeddedCollation != "" {
+			if col, err := embeddedcrud.ParseCollation(index.EmbeddedCollation); err == nil {
+				if wrapped, err := common.EmbeddedCrudCollationFilter(filter, embeddedCrudCollationDoc(col)); err == nil {
+					filter = wrapped
+				}
+			}
 		}
 
 		if !embeddedCrudExists(ctx, c, filter) {
@@ -195,4 +229,12 @@ func embeddedCrudShow(v any) string {
 	default:
 		return fmt.Sprintf("%v", v)
 	}
+}
+
+func embeddedCrudIsID(index backends.IndexInfo) int {
+	if index.Name == "_id_" {
+		return 1
+	}
+
+	return 0
 }

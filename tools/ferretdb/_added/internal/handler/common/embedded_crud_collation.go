@@ -5,14 +5,10 @@ package common
 import (
 	"fmt"
 	"sort"
-	"strings"
-	"sync"
-
-	"golang.org/x/text/collate"
-	"golang.org/x/text/language"
 
 	"github.com/FerretDB/FerretDB/internal/handler/handlererrors"
 	"github.com/FerretDB/FerretDB/internal/types"
+	"github.com/FerretDB/FerretDB/internal/util/embeddedcrud"
 	"github.com/FerretDB/FerretDB/internal/util/must"
 )
 
@@ -32,15 +28,8 @@ import (
 // EmbeddedCrudCollationKey wraps a filter and ends a sort that compares strings by a collation.
 const EmbeddedCrudCollationKey = "$embeddedCollation"
 
-var embeddedCrudCollators sync.Map // collation spec's text -> *sync.Pool of *collate.Collator (not safe to share)
-
-// EmbeddedCrudCollator checks a collation and returns the pool of its collators; nil for binary comparison.
-func EmbeddedCrudCollator(spec *types.Document) (*sync.Pool, error) {
-	key := types.FormatAnyValue(spec)
-	if p, ok := embeddedCrudCollators.Load(key); ok {
-		return p.(*sync.Pool), nil
-	}
-
+// EmbeddedCrudCollator checks a collation spec; nil for binary comparison ("simple").
+func EmbeddedCrudCollator(spec *types.Document) (*embeddedcrud.Collation, error) {
 	bad := func(msg string) error {
 		return handlererrors.NewCommandErrorMsgWithArgument(handlererrors.ErrBadValue, msg, "collation")
 	}
@@ -64,9 +53,7 @@ func EmbeddedCrudCollator(spec *types.Document) (*sync.Pool, error) {
 		)
 	}
 
-	var opts []collate.Option
-
-	strength := int64(3)
+	c := embeddedcrud.Collation{Locale: locale, Strength: 3}
 
 	for _, k := range spec.Keys() {
 		v := must.NotFail(spec.Get(k))
@@ -83,11 +70,9 @@ func EmbeddedCrudCollator(spec *types.Document) (*sync.Pool, error) {
 				return nil, notImplemented(fmt.Sprintf("strength %d", n))
 			}
 
-			strength = n
+			c.Strength = int(n)
 		case "numericOrdering":
-			if v == true {
-				opts = append(opts, collate.Numeric)
-			}
+			c.Numeric = v == true
 		case "caseLevel":
 			if v == true {
 				return nil, notImplemented("caseLevel")
@@ -119,22 +104,11 @@ func EmbeddedCrudCollator(spec *types.Document) (*sync.Pool, error) {
 		return nil, nil
 	}
 
-	tag, err := language.Parse(strings.ReplaceAll(locale, "_", "-"))
-	if err != nil {
-		return nil, bad(fmt.Sprintf("Field 'locale' is invalid in: %s", key))
+	if _, err = embeddedcrud.ParseCollation(c.String()); err != nil {
+		return nil, bad(fmt.Sprintf("Field 'locale' is invalid in: %s", types.FormatAnyValue(spec)))
 	}
 
-	switch strength {
-	case 1:
-		opts = append(opts, collate.IgnoreCase, collate.IgnoreDiacritics, collate.IgnoreWidth)
-	case 2:
-		opts = append(opts, collate.IgnoreCase, collate.IgnoreWidth)
-	}
-
-	pool := &sync.Pool{New: func() any { return collate.New(tag, opts...) }}
-	p, _ := embeddedCrudCollators.LoadOrStore(key, pool)
-
-	return p.(*sync.Pool), nil
+	return &c, nil
 }
 
 // embeddedCrudWhole is v as a whole number.
@@ -152,13 +126,10 @@ func embeddedCrudWhole(v any) (int64, bool) {
 }
 
 // embeddedCrudKeyed is v with every string replaced by its collation key (byte order is the collation's order).
-func embeddedCrudKeyed(v any, col *collate.Collator, buf *collate.Buffer) any {
+func embeddedCrudKeyed(v any, key func(string) string) any {
 	switch v := v.(type) {
 	case string:
-		k := string(col.KeyFromString(buf, v))
-		buf.Reset()
-
-		return k
+		return key(v)
 	case *types.Document:
 		res := types.MakeDocument(v.Len())
 
@@ -169,14 +140,14 @@ func embeddedCrudKeyed(v any, col *collate.Collator, buf *collate.Buffer) any {
 				continue
 			}
 
-			res.Set(k, embeddedCrudKeyed(val, col, buf))
+			res.Set(k, embeddedCrudKeyed(val, key))
 		}
 
 		return res
 	case *types.Array:
 		res := types.MakeArray(v.Len())
 		for i := range v.Len() {
-			res.Append(embeddedCrudKeyed(must.NotFail(v.Get(i)), col, buf))
+			res.Append(embeddedCrudKeyed(must.NotFail(v.Get(i)), key))
 		}
 
 		return res
@@ -276,13 +247,15 @@ func embeddedCrudCollationFilter(doc, filter *types.Document) (matched, handled 
 		return matched, true, err
 	}
 
-	col := pool.Get().(*collate.Collator)
-	defer pool.Put(col)
+	key, done, err := pool.Keyer()
+	if err != nil {
+		return false, true, err
+	}
 
-	var buf collate.Buffer
+	defer done()
 
-	keyedDoc := embeddedCrudKeyed(doc, col, &buf).(*types.Document)
-	keyedFilter := embeddedCrudKeyed(inner, col, &buf).(*types.Document)
+	keyedDoc := embeddedCrudKeyed(doc, key).(*types.Document)
+	keyedFilter := embeddedCrudKeyed(inner, key).(*types.Document)
 
 	matched, err = FilterDocument(keyedDoc, keyedFilter)
 
@@ -319,16 +292,18 @@ func embeddedCrudSortDocuments(docs []*types.Document, sortDoc *types.Document) 
 		return true, SortDocuments(docs, plain)
 	}
 
-	col := pool.Get().(*collate.Collator)
-	defer pool.Put(col)
+	key, done, err := pool.Keyer()
+	if err != nil {
+		return true, err
+	}
 
-	var buf collate.Buffer
+	defer done()
 
 	keyed := make([]*types.Document, len(docs))
 	index := make(map[*types.Document]int, len(docs))
 
 	for i, d := range docs {
-		keyed[i] = embeddedCrudKeyed(d, col, &buf).(*types.Document)
+		keyed[i] = embeddedCrudKeyed(d, key).(*types.Document)
 		index[keyed[i]] = i
 	}
 
@@ -353,10 +328,12 @@ func EmbeddedCrudCollationDistinct(values *types.Array, spec *types.Document) (*
 		return values, err
 	}
 
-	col := pool.Get().(*collate.Collator)
-	defer pool.Put(col)
+	key, done, err := pool.Keyer()
+	if err != nil {
+		return nil, err
+	}
 
-	var buf collate.Buffer
+	defer done()
 
 	type kv struct {
 		key   any
@@ -367,7 +344,7 @@ func EmbeddedCrudCollationDistinct(values *types.Array, spec *types.Document) (*
 
 	for i := range values.Len() {
 		v := must.NotFail(values.Get(i))
-		k := embeddedCrudKeyed(v, col, &buf)
+		k := embeddedCrudKeyed(v, key)
 
 		dup := false
 

@@ -4,6 +4,7 @@ package common
 
 import (
 	"context"
+	"errors"
 	"sync"
 
 	"github.com/FerretDB/FerretDB/internal/backends"
@@ -42,7 +43,8 @@ func EmbeddedCrudDuplicateDoc(ctx context.Context) *types.Document {
 
 // embeddedCrudNoteDuplicate keeps doc when err is a duplicate-key error.
 func embeddedCrudNoteDuplicate(ctx context.Context, doc *types.Document, err error) {
-	if err == nil || !backends.ErrorCodeIs(err, backends.ErrorCodeInsertDuplicateID) {
+	var be *backends.Error
+	if !errors.As(err, &be) || be.Code() != backends.ErrorCodeInsertDuplicateID {
 		return
 	}
 
