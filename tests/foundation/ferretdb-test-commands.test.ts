@@ -37,9 +37,11 @@ describe("the embedded FerretDB's test commands", () => {
   it("when started with stockFerretDbOptions(), then every patch is switched off", async () => {
     expect(await switchesOf({ ...stockFerretDbOptions(), testCommands: true })).toEqual([
       "FERRETDB_EMBEDDED_ATOMIC=off",
+      "FERRETDB_EMBEDDED_CRUD=off",
       "FERRETDB_EMBEDDED_LOOKUP=off",
       "FERRETDB_EMBEDDED_PUSHDOWN=off",
       "FERRETDB_EMBEDDED_READPATH=off",
+      "FERRETDB_EMBEDDED_REPLSET=off",
       "FERRETDB_EMBEDDED_TEST_COMMANDS=on",
     ]);
   });

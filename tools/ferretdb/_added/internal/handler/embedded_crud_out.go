@@ -13,6 +13,7 @@ import (
 	"github.com/FerretDB/wire/wirebson"
 
 	"github.com/FerretDB/FerretDB/internal/backends"
+	"github.com/FerretDB/FerretDB/internal/handler/common/aggregations"
 	"github.com/FerretDB/FerretDB/internal/handler/common/aggregations/stages"
 	"github.com/FerretDB/FerretDB/internal/handler/handlererrors"
 	"github.com/FerretDB/FerretDB/internal/types"
@@ -186,8 +187,19 @@ func embeddedCrudAggregate(ctx context.Context, h *Handler, doc *types.Document,
 			)
 		}
 
-		st, err := stages.NewStage(stageDoc)
-		if err != nil {
+		var st aggregations.Stage
+		var err error
+
+		if spec, ok := stageDoc.Get("$project"); ok == nil && !isColl && stageDoc.Len() == 1 {
+			d, isDoc := spec.(*types.Document)
+			if !isDoc {
+				return nil, handlererrors.NewCommandErrorMsgWithArgument(
+					handlererrors.ErrProjectBadExpression, "$project specification must be an object", "$project (stage)",
+				)
+			}
+
+			st = stages.EmbeddedCrudProjectStage(d)
+		} else if st, err = stages.NewStage(stageDoc); err != nil {
 			return nil, err
 		}
 

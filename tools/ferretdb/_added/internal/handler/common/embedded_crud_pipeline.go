@@ -311,8 +311,19 @@ func EmbeddedCrudProject(proj, doc *types.Document) (*types.Document, error) {
 				return nil, err
 			}
 
-			if res, err = ProjectDocument(doc, validated, nil, inclusion); err != nil {
+			// FerretDB's projection needs an _id ($documents' documents may have none)
+			in := doc
+			if !doc.Has("_id") {
+				in = doc.DeepCopy()
+				in.Set("_id", types.Null)
+			}
+
+			if res, err = ProjectDocument(in, validated, nil, inclusion); err != nil {
 				return nil, err
+			}
+
+			if !doc.Has("_id") {
+				res.Remove("_id")
 			}
 		} else {
 			res = types.MakeDocument(computed.Len())

@@ -42,6 +42,12 @@ func embeddedCrudProjectStage(spec *types.Document) aggregations.Stage {
 	return nil
 }
 
+// EmbeddedCrudProjectStage is $project run with common.EmbeddedCrudProject whatever its fields (for documents that may
+// lack an _id: a database-level aggregate's).
+func EmbeddedCrudProjectStage(spec *types.Document) aggregations.Stage {
+	return &embeddedCrudProject{spec: spec}
+}
+
 // Process implements aggregations.Stage.
 func (p *embeddedCrudProject) Process(_ context.Context, iter types.DocumentsIterator, closer *iterator.MultiCloser) (types.DocumentsIterator, error) { //nolint:lll // for readability
 	res := &embeddedCrudMapIterator{iter: iter, f: func(doc *types.Document) (*types.Document, error) {
