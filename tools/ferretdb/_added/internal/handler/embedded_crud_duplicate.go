@@ -204,7 +204,7 @@ func embeddedCrudDuplicateDetails(ctx context.Context, h *Handler, db, coll stri
 
 // embeddedCrudExists tells whether a document of c matches filter.
 func embeddedCrudExists(ctx context.Context, c backends.Collection, filter *types.Document) bool {
-	res, err := c.Query(ctx, new(backends.QueryParams))
+	res, err := c.Query(ctx, &backends.QueryParams{Filter: filter}) // a superset (the pushdown's), filtered below
 	if err != nil {
 		return false
 	}

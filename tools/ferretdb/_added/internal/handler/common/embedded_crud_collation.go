@@ -5,6 +5,8 @@ package common
 import (
 	"fmt"
 	"sort"
+	"strings"
+	"time"
 
 	"github.com/FerretDB/FerretDB/internal/handler/handlererrors"
 	"github.com/FerretDB/FerretDB/internal/types"
@@ -166,9 +168,29 @@ func EmbeddedCrudCollationFilter(filter, spec *types.Document) (*types.Document,
 		return nil, err
 	}
 
-	return must.NotFail(types.NewDocument(
-		EmbeddedCrudCollationKey, must.NotFail(types.NewDocument("collation", spec, "filter", filter)),
-	)), nil
+	// Conditions that a collation does not change (top-level equality, or $eq, with a number, ObjectId, boolean or date) are
+	// also left outside the wrapper, so that the pushdown can still pre-select by them (the wrapper repeats them).
+	res := types.MakeDocument(2)
+
+	for _, k := range filter.Keys() {
+		if strings.HasPrefix(k, "$") {
+			continue
+		}
+
+		v := must.NotFail(filter.Get(k))
+		if d, ok := v.(*types.Document); ok && d.Len() == 1 && d.Has("$eq") {
+			v = must.NotFail(d.Get("$eq"))
+		}
+
+		switch v := v.(type) {
+		case int32, int64, float64, bool, types.ObjectID, time.Time:
+			res.Set(k, v)
+		}
+	}
+
+	res.Set(EmbeddedCrudCollationKey, must.NotFail(types.NewDocument("collation", spec, "filter", filter)))
+
+	return res, nil
 }
 
 // embeddedCrudCollationRefused refuses what a filter cannot do with a collation here.
@@ -208,7 +230,7 @@ func embeddedCrudCollationRefused(v any) error {
 
 // embeddedCrudUnwrap is a filter without its collation wrapper, and the collation (nil if none).
 func embeddedCrudUnwrap(filter *types.Document) (*types.Document, *types.Document) {
-	if filter == nil || filter.Len() != 1 || !filter.Has(EmbeddedCrudCollationKey) {
+	if filter == nil || !filter.Has(EmbeddedCrudCollationKey) {
 		return filter, nil
 	}
 
