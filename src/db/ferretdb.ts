@@ -224,6 +224,11 @@ export interface FerretDbOptions {
   /** false: a standalone server, no sessions, transactions or retryable writes (default true; replset.patch). */
   replset?: boolean;
   /**
+   * false: FerretDB's own answers to the CRUD commands' options and inputs that crud.patch adds (findAndModify's
+   * fields, let, pipeline updates, arrayFilters, collation, ...; default true).
+   */
+  crud?: boolean;
+  /**
    * true: started for tests, as `mongod --setParameter enableTestCommands=1` (FERRETDB_EMBEDDED_TEST_COMMANDS=on):
    * the test-only commands such as configureFailPoint are accepted. Never set by `npm start`.
    */
@@ -235,7 +240,7 @@ export interface FerretDbOptions {
  * `npm run db:conformance -- --stock`). A new switch belongs here too.
  */
 export function stockFerretDbOptions(): FerretDbOptions {
-  return { pushdown: false, atomic: false, lookup: false, readpath: "off", replset: false };
+  return { pushdown: false, atomic: false, lookup: false, readpath: "off", replset: false, crud: false };
 }
 
 /** Starts FerretDB on an ephemeral loopback port, keeping its SQLite files in dataDir. */
@@ -254,11 +259,13 @@ export async function startFerretDb(
   delete env.FERRETDB_EMBEDDED_LOOKUP;
   delete env.FERRETDB_EMBEDDED_REPLSET;
   delete env.FERRETDB_EMBEDDED_TEST_COMMANDS;
+  delete env.FERRETDB_EMBEDDED_CRUD;
   if (options.pushdown === false) env.FERRETDB_EMBEDDED_PUSHDOWN = "off";
   if (options.lookup === false) env.FERRETDB_EMBEDDED_LOOKUP = "off";
   if (options.atomic === false) env.FERRETDB_EMBEDDED_ATOMIC = "off";
   if (options.readpath && options.readpath !== "on") env.FERRETDB_EMBEDDED_READPATH = options.readpath;
   if (options.replset === false) env.FERRETDB_EMBEDDED_REPLSET = "off";
+  if (options.crud === false) env.FERRETDB_EMBEDDED_CRUD = "off";
   if (options.testCommands) env.FERRETDB_EMBEDDED_TEST_COMMANDS = "on";
   if (options.sqlLog) env.FERRETDB_EMBEDDED_SQL_LOG = options.sqlLog;
   // Go's collector runs when the heap has grown by GOGC % since the last collection; FerretDB allocates a lot per

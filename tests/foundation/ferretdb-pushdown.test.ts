@@ -315,8 +315,8 @@ describe("FerretDB pushdown against FerretDB's own evaluation", () => {
   beforeAll(async () => {
     for (let i = 0; i < 2; i++) dirs.push(fs.mkdtempSync(path.join(os.tmpdir(), "project-service-pushdown-")));
     [pushed, stock] = await Promise.all([
-      startFerretDb(dirs[0], () => undefined, { readpath: "check" }),
-      startFerretDb(dirs[1], () => undefined, { pushdown: false }),
+      startFerretDb(dirs[0], () => undefined, { readpath: "check", crud: false }),
+      startFerretDb(dirs[1], () => undefined, { pushdown: false, crud: false }),
     ]);
     clientA = await mongo.MongoClient.connect(pushed.uri, { promoteValues: false });
     clientB = await mongo.MongoClient.connect(stock.uri, { promoteValues: false });

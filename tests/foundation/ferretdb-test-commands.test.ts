@@ -71,6 +71,7 @@ describe("the embedded FerretDB's test commands", () => {
 
     expect(switches).toEqual([
       "FERRETDB_EMBEDDED_ATOMIC=off",
+      "FERRETDB_EMBEDDED_CRUD=off",
       "FERRETDB_EMBEDDED_LOOKUP=off",
       "FERRETDB_EMBEDDED_PUSHDOWN=off",
       "FERRETDB_EMBEDDED_READPATH=off",

@@ -20,6 +20,7 @@
 //	readpath   FERRETDB_EMBEDDED_READPATH=off|check: FerretDB's own reading            -
 //	atomic     FERRETDB_EMBEDDED_ATOMIC=off: FerretDB's read-then-write writes         embeddedAtomicWrites: true
 //	lookup     FERRETDB_EMBEDDED_LOOKUP=off: no $lookup stage                          embeddedLookup: true
+//	crud       FERRETDB_EMBEDDED_CRUD=off: FerretDB's own CRUD answers                 embeddedCrud: true
 //	replset    FERRETDB_EMBEDDED_REPLSET=off: a standalone server, no transactions     (hello: setName rs0)
 //	failpoint  FERRETDB_EMBEDDED_TEST_COMMANDS=on: configureFailPoint (off unless set) -
 //
@@ -28,7 +29,9 @@
 // checked in requests only. atomic: updates, findAndModify and deletes are atomic per document, as on MongoDB.
 // lookup: aggregate has the $lookup stage in its equality form. replset: hello answers as the primary of a replica
 // set of one; sessions, multi-document transactions and retryable writes are served as MongoDB serves them.
-// failpoint: MongoDB's failCommand fail point, for tests (hooks only: no change of FerretDB's files).
+// failpoint: MongoDB's failCommand fail point, for tests (hooks only: no change of FerretDB's files). crud: the CRUD
+// commands take the options and inputs MongoDB's CRUD specification tests use (docs/database.md lists them), and
+// refuse the rest with NotImplemented.
 // What several concerns use lives once, in a file named for what it shares: the switches
 // (util/embedded/switches.go), buildInfo's markers (handler/embedded_markers.go, whose hook in msg_buildinfo.go is
 // shared.patch), the command hooks (handler/embedded_commands.go, whose hooks in clientconn/conn.go are shared.patch),

@@ -195,7 +195,7 @@ func (h *Handler) embeddedUpdateDocument(ctx context.Context, params *common.Upd
 		matched += m
 		modified += mod
 
-		// FerretDB numbers the upserted documents in order ("index"), not by statement; so do we.
+		// Each upserted document's "index" (embedded_upserted_index.go: the statement's, or FerretDB's count).
 		for j := 0; j < up.Len(); j++ {
 			doc, err := up.Get(j)
 			if err != nil {
@@ -203,7 +203,7 @@ func (h *Handler) embeddedUpdateDocument(ctx context.Context, params *common.Upd
 			}
 
 			d := doc.(*types.Document)
-			d.Set("index", int32(upserted.Len()))
+			d.Set("index", embeddedUpsertedIndex(i, upserted.Len()))
 			upserted.Append(d)
 		}
 	}

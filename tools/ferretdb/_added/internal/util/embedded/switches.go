@@ -32,6 +32,12 @@ var (
 	// and sessions, transactions and retryable writes are not served (replset.patch).
 	ReplSetOff = os.Getenv("FERRETDB_EMBEDDED_REPLSET") == "off"
 
+	// CrudOff (FERRETDB_EMBEDDED_CRUD=off): FerretDB's own answers to the CRUD commands' options and inputs that the crud
+	// concern adds (findAndModify's fields, comment documents, let, pipeline updates, arrayFilters, collation, field
+	// names with '$' or '.', duplicate-key details, upsertedIds, $out and $merge, replies to unacknowledged writes), and
+	// no embeddedCrud in buildInfo (crud.patch).
+	CrudOff = os.Getenv("FERRETDB_EMBEDDED_CRUD") == "off"
+
 	// TestCommands (FERRETDB_EMBEDDED_TEST_COMMANDS=on): the commands MongoDB serves only with
 	// `--setParameter enableTestCommands=1`, configureFailPoint among them (the fail points: handler/embedded_failpoint.go). Off unless set: the
 	// service never sets it.
