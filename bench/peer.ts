@@ -20,8 +20,8 @@
 //   BENCH_SECONDS (default 8) after BENCH_WARMUP_SECONDS (default 3). Printed: the medians of req/s, p50, p99 and
 //   the CPU per request of each server's process and of each database (FerretDB's process; PostgreSQL's postmaster
 //   and every backend it started, from /proc), the ratios service ÷ PostGraphile, and the load average per round.
-// - BENCH_BASELINE=<another checkout of this repository, compiled> adds that checkout's service (on its own
-//   FerretDB) as a third stack, to measure a change against PostGraphile and the build before it in one run.
+// - BENCH_BASELINE=<another checkout of this repository, compiled>[,<another>…] adds each checkout's service (on its
+//   own FerretDB) as a stack of its own, to measure a change against PostGraphile and the builds before it in one run.
 //   BENCH_SERVICE_NODE_ARGS are node's arguments for the services (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof"),
 //   BENCH_THIS_NODE_ARGS for this checkout's only; BENCH_ONLY=<part of a read's name> runs only the matching reads.
 //
@@ -55,7 +55,11 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 3);
 const CONNECTIONS = (process.env.BENCH_CONNECTIONS ?? "16,1").split(",").map((n) => Number(n.trim()));
-const BASELINE = process.env.BENCH_BASELINE ? path.resolve(process.env.BENCH_BASELINE) : undefined;
+/** Other checkouts (compiled) whose services run beside this one's, each on its own FerretDB. */
+const BASELINES = (process.env.BENCH_BASELINE ?? "")
+  .split(",")
+  .filter(Boolean)
+  .map((dir) => path.resolve(dir));
 const NODE = process.env.BENCH_NODE ?? process.execPath;
 const SERVICE_NODE_ARGS = (process.env.BENCH_SERVICE_NODE_ARGS ?? "").split(/\s+/).filter(Boolean);
 const THIS_NODE_ARGS = (process.env.BENCH_THIS_NODE_ARGS ?? "").split(/\s+/).filter(Boolean);
@@ -526,7 +530,9 @@ async function main(): Promise<void> {
   cleanups.push(async () => client.destroy());
   try {
     const stacks: Stack[] = [];
-    if (BASELINE) stacks.push(await startService("baseline", BASELINE));
+    for (const [k, root] of BASELINES.entries()) {
+      stacks.push(await startService(BASELINES.length > 1 ? `baseline ${k + 1}` : "baseline", root));
+    }
     stacks.push(await startService("service", HERE));
     stacks.push(await startPostGraphile());
     await checkAnswers(client, stacks);
@@ -582,7 +588,7 @@ function report(stacks: Stack[], cells: Map<string, Cell[]>, loads: string[]): v
     `\n${READ_SEED.teachers} teachers, ${PROJECTS} projects; ${ROUNDS} interleaved rounds of ${SECONDS} s (after ${WARMUP_SECONDS} s warm-up) per cell; servers on node ${node}; PostGraphile ${pgl} (amber, production); ${pg}; ${os.cpus().length} cores\n`,
   );
   out(`Load average (1 min) at each round's start and at the end: ${loads.join(", ")}\n`);
-  if (BASELINE) out(`baseline: ${BASELINE}\n`);
+  for (const [k, root] of BASELINES.entries()) out(`baseline${BASELINES.length > 1 ? ` ${k + 1}` : ""}: ${root}\n`);
   out(
     "\nMedians over rounds. CPU per request in ms: the server's process + its database's (FerretDB's process; PostgreSQL's postmaster and backends).\n\n" +
       "| query | connections | stack | req/s | p50 ms | p99 ms | server CPU | database CPU | failures |\n|---|---|---|---|---|---|---|---|---|\n",
@@ -642,7 +648,7 @@ function report(stacks: Stack[], cells: Map<string, Cell[]>, loads: string[]): v
       }
     }
   }
-  out("\nPer round, req/s (service / PostGraphile):\n\n");
+  out(`\nPer round, req/s (${stacks.map((stack) => stack.name).join(" / ")}):\n\n`);
   for (const connections of CONNECTIONS) {
     for (const read of READS) {
       const perRound = stacks.map((stack) =>
