@@ -21,44 +21,5 @@ export function createLogger(options: { level: string; production: boolean }): L
       pretty({ colorize: true, translateTime: "HH:MM:ss.l", ignore: "pid,hostname", singleLine: true, sync: true }),
     );
   }
-  const stdout = new TurnBatchedLines(pino.destination({ dest: 1, sync: true }));
-  // process.exit() right after a log call (a failed start, the end of a shutdown) still writes its line.
-  process.once("exit", () => stdout.flush());
-  return pino(base, stdout);
-}
-
-/**
- * The JSON lines logged in one turn of the event loop, written together at its end (setImmediate) in one write to
- * `out` (pino's synchronous destination, which waits out a full pipe). Each request's line was a write of its own,
- * as costly as the response's; requests that end in the same turn now share one. A line waits for no timer and for
- * no other line: only for the code running in the same turn to finish.
- */
-export class TurnBatchedLines {
-  private lines: string[] = [];
-  private scheduled = false;
-
-  constructor(private readonly out: { write(text: string): unknown }) {}
-
-  write(line: string): void {
-    this.lines.push(line);
-    if (!this.scheduled) {
-      this.scheduled = true;
-      setImmediate(this.endOfTurn);
-    }
-  }
-
-  private readonly endOfTurn = (): void => {
-    this.scheduled = false;
-    this.flush();
-  };
-
-  /** Writes the lines kept so far now (pino's logger.flush() calls it too). */
-  flush(done?: (err?: Error) => void): void {
-    if (this.lines.length > 0) {
-      const text = this.lines.length === 1 ? this.lines[0] : this.lines.join("");
-      this.lines = [];
-      this.out.write(text);
-    }
-    done?.();
-  }
+  return pino(base);
 }
