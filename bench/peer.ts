@@ -23,7 +23,9 @@
 // - BENCH_BASELINE=<another checkout of this repository, compiled>[,<another>…] adds each checkout's service (on its
 //   own FerretDB) as a stack of its own, to measure a change against PostGraphile and the builds before it in one run.
 //   BENCH_SERVICE_NODE_ARGS are node's arguments for the services (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof"),
-//   BENCH_THIS_NODE_ARGS for this checkout's only; BENCH_ONLY=<part of a read's name> runs only the matching reads.
+//   BENCH_THIS_NODE_ARGS for this checkout's only; BENCH_FERRETDB_ENV="NAME=value …" adds variables to this checkout's
+//   FerretDB (FERRETDB_EMBEDDED_PPROF=127.0.0.1:6060 serves Go's profiles: take one once stderr says "measuring" for
+//   a read); BENCH_ONLY=<part of a read's name> runs only the matching reads.
 //
 // The script installs nothing: it names what is missing and the command that installs it.
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
@@ -63,6 +65,13 @@ const BASELINES = (process.env.BENCH_BASELINE ?? "")
 const NODE = process.env.BENCH_NODE ?? process.execPath;
 const SERVICE_NODE_ARGS = (process.env.BENCH_SERVICE_NODE_ARGS ?? "").split(/\s+/).filter(Boolean);
 const THIS_NODE_ARGS = (process.env.BENCH_THIS_NODE_ARGS ?? "").split(/\s+/).filter(Boolean);
+/** Variables for this checkout's FerretDB only, "NAME=value …" (e.g. FERRETDB_EMBEDDED_PPROF=127.0.0.1:6060). */
+const FERRETDB_ENV = Object.fromEntries(
+  (process.env.BENCH_FERRETDB_ENV ?? "")
+    .split(/\s+/)
+    .filter(Boolean)
+    .map((pair) => [pair.slice(0, pair.indexOf("=")), pair.slice(pair.indexOf("=") + 1)]),
+);
 const PEER_DIR = path.join(HERE, "bench", "peer");
 const ADMIN = { "x-user-role": "admin" };
 
@@ -447,6 +456,7 @@ async function startService(name: string, root: string): Promise<Stack> {
     projects: PROJECTS,
     node: NODE,
     nodeArgs: root === HERE ? [...SERVICE_NODE_ARGS, ...THIS_NODE_ARGS] : SERVICE_NODE_ARGS,
+    ferretdbEnv: root === HERE ? FERRETDB_ENV : {},
   });
   cleanups.push(() => started.stop());
   return {
