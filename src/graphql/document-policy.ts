@@ -6,6 +6,8 @@
 // - the token limit: graphql-js's own parser limit (a document over MAX_TOKENS is a parse error). Armor's token
 //   limit is off: on Apollo it turned every syntax error into a 500 (graphql-armor#751);
 // - graphql-armor's depth (8), alias (15) and directive limits, as validation rules beside GraphQL's own;
+// - the operation: the one operationName names, or the document's only one; none (a name the document lacks, several
+//   operations and no name) is refused in graphql-js's words, in admitOperation();
 // - the cost limit (query-cost.ts: every list counts as its limit times its items' cost), in admitOperation();
 // - in production, field suggestions ("Did you mean …") are hidden from error messages;
 // - persisted documents: resolveDocument() finds the document a request names by id (`documentId: "sha256:<hex>"` or
