@@ -16,7 +16,7 @@
 //   of 100 (edges with cursors, nodes with their teachers, pageInfo) ordered by id. Before measuring, every answer
 //   of PostGraphile is compared with the service's (field names normalised); the script stops if one differs.
 // - Interleaved rounds (BENCH_ROUNDS, default 3): in each, for each number of connections (BENCH_CONNECTIONS,
-//   default "16,1") and each read, every stack is loaded in turn (the order alternates between rounds) for
+//   default "16,1") and each read, every stack is loaded in turn (the order turns by one each round) for
 //   BENCH_SECONDS (default 8) after BENCH_WARMUP_SECONDS (default 3). Printed: the medians of req/s, p50, p99 and
 //   the CPU per request of each server's process and of each database (FerretDB's process; PostgreSQL's postmaster
 //   and every backend it started, from /proc), the ratios service ÷ PostGraphile, and the load average per round.
