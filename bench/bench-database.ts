@@ -66,6 +66,30 @@ export interface SeedSpread {
 
 const BATCH = 1000;
 
+/** When seeded projects were created. */
+const SEEDED_AT = new Date("2026-01-01T00:00:00Z");
+
+/** Seeded project `id`, as stored (bench:peer stores the same rows in PostgreSQL). */
+export function seededProject(id: number, spread: SeedSpread) {
+  return {
+    _id: String(id),
+    project_id: id,
+    project_name: `Seeded project ${id}`,
+    name_key: `seeded project ${id}`,
+    project_desc: "Seeded for the benchmark",
+    company_id: 100 + (id % spread.companies),
+    project_status: spread.statuses[id % spread.statuses.length],
+    project_url: null,
+    start_date: "2026-01-01",
+    end_date: "2026-06-30",
+    teacher_id: spread.teachers === null ? null : 1 + (id % spread.teachers),
+    revision: 1,
+    created_by: "bench",
+    created_at: SEEDED_AT,
+    updated_at: SEEDED_AT,
+  };
+}
+
 /**
  * Stores projects 1…count straight through the driver, in batches, each with its creation in the change log (at
  * position = its id), and moves the id and position counters past them, so the service continues at count + 1.
@@ -73,26 +97,10 @@ const BATCH = 1000;
 export async function seedProjects(db: Database, count: number, spread: SeedSpread): Promise<number> {
   if (count <= 0) return 0;
   const started = performance.now();
-  const at = new Date("2026-01-01T00:00:00Z");
+  const at = SEEDED_AT;
   for (let from = 1; from <= count; from += BATCH) {
     const ids = Array.from({ length: Math.min(BATCH, count - from + 1) }, (_, k) => from + k);
-    const projects = ids.map((id) => ({
-      _id: String(id),
-      project_id: id,
-      project_name: `Seeded project ${id}`,
-      name_key: `seeded project ${id}`,
-      project_desc: "Seeded for the benchmark",
-      company_id: 100 + (id % spread.companies),
-      project_status: spread.statuses[id % spread.statuses.length],
-      project_url: null,
-      start_date: "2026-01-01",
-      end_date: "2026-06-30",
-      teacher_id: spread.teachers === null ? null : 1 + (id % spread.teachers),
-      revision: 1,
-      created_by: "bench",
-      created_at: at,
-      updated_at: at,
-    }));
+    const projects = ids.map((id) => seededProject(id, spread));
     const changes = projects.map(({ _id: _key, name_key: _nameKey, ...state }) => ({
       _id: `${state.project_id}:1`,
       seq: state.project_id,

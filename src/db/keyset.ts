@@ -21,15 +21,17 @@ function keysetFilter(filter: Conditions, key: string, window: KeysetWindow): Co
   return Object.keys(range).length > 0 ? { ...filter, [key]: range } : filter;
 }
 
-/** One keyset page of the documents matching `filter`, in ascending `key` order. */
+/** One keyset page of the documents matching `filter`, in ascending `key` order; with `projection`, only those fields. */
 export async function readKeysetPage<Doc>(
   model: Model<Doc>,
   filter: Conditions,
   key: string,
   window: KeysetWindow,
+  projection?: Record<string, 1>,
 ): Promise<KeysetRead<Doc>> {
-  const docs = (await model
-    .find(keysetFilter(filter, key, window) as QueryFilter<Doc>)
+  const find = model.find(keysetFilter(filter, key, window) as QueryFilter<Doc>);
+  if (projection) find.select(projection);
+  const docs = (await find
     .sort({ [key]: window.backward ? -1 : 1 })
     .limit(window.size + 1)
     .lean()) as Doc[];

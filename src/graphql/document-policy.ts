@@ -6,6 +6,8 @@
 // - the token limit: graphql-js's own parser limit (a document over MAX_TOKENS is a parse error). Armor's token
 //   limit is off: on Apollo it turned every syntax error into a 500 (graphql-armor#751);
 // - graphql-armor's depth (8), alias (15) and directive limits, as validation rules beside GraphQL's own;
+// - the operation: the one operationName names, or the document's only one; none (a name the document lacks, several
+//   operations and no name) is refused in graphql-js's words, in admitOperation();
 // - the cost limit (query-cost.ts: every list counts as its limit times its items' cost), in admitOperation();
 // - in production, field suggestions ("Did you mean …") are hidden from error messages;
 // - persisted documents: resolveDocument() finds the document a request names by id (`documentId: "sha256:<hex>"` or
@@ -20,6 +22,7 @@ import { ApolloArmor } from "@escape.tech/graphql-armor";
 import {
   getOperationAST,
   GraphQLError,
+  Kind,
   parse,
   specifiedRules,
   validate,
@@ -69,12 +72,32 @@ const ONLY_TRUSTED =
   "Only trusted documents run on this service (TRUSTED_DOCUMENTS_ONLY): name the document by " +
   'documentId: "sha256:<hash>" from the manifest your frontend was built with, instead of sending its text';
 
-/** Throws a BAD_REQUEST GraphQLError unless the operation may run. */
+/**
+ * The operation a request runs: the one named by operationName, or the document's only one. None is a BAD_REQUEST in
+ * graphql-js's own words (its execute() answers the same). Apollo goes on past an operation it could not resolve
+ * (its didResolveOperation hooks and its executor get `undefined`), so admitOperation() refuses it here, for every
+ * transport.
+ */
+function operationOf(document: DocumentNode, operationName: string | null | undefined): OperationDefinitionNode {
+  const operation = getOperationAST(document, operationName);
+  if (operation) return operation;
+  throw refused(
+    operationName != null
+      ? `Unknown operation named "${operationName}".`
+      : document.definitions.some((definition) => definition.kind === Kind.OPERATION_DEFINITION)
+        ? "Must provide operation name if query contains multiple operations."
+        : "Must provide an operation.",
+    FieldErrorReason.MALFORMED_REQUEST,
+  );
+}
+
+/** The operation that runs; throws a BAD_REQUEST GraphQLError unless it may run. */
 export function admitOperation(
   { schema, document, variables, operationName, trusted }: OperationToAdmit,
   trust: DocumentTrust,
-): void {
+): OperationDefinitionNode {
   if (trust.only && !trusted) throw refused(ONLY_TRUSTED, FieldErrorReason.NOT_TRUSTED);
+  const operation = operationOf(document, operationName);
   let cost: number;
   try {
     cost = queryCost(schema, document, variables, operationName, MAX_QUERY_NODES);
@@ -86,7 +109,7 @@ export function admitOperation(
       );
     }
     // Variables of the wrong type: execution reports them as GraphQL does, and runs nothing.
-    return;
+    return operation;
   }
   if (cost > MAX_QUERY_COST) {
     throw refused(
@@ -95,6 +118,7 @@ export function admitOperation(
       FieldErrorReason.TOO_COMPLEX,
     );
   }
+  return operation;
 }
 
 /** What a request says of its document: its text, or a name for it (HTTP body or query string, subscribe message). */
@@ -246,8 +270,10 @@ export function createDocumentPolicy(options: { production: boolean; trust?: Doc
           }
           const trusted = resolved.kind === "trusted";
           return {
-            async didResolveOperation({ schema, document, request, operationName, source }) {
-              admitOperation({ schema, document, source, variables: request.variables, operationName, trusted }, trust);
+            // The request's operationName, not Apollo's (the name of the operation it resolved, null when none).
+            async didResolveOperation({ schema, document, request, source }) {
+              const { variables, operationName } = request;
+              admitOperation({ schema, document, source, variables, operationName, trusted }, trust);
             },
           };
         },
@@ -303,16 +329,9 @@ export function prepareOperation(
   }
   const errors = validate(schema, document, [...specifiedRules, ...policy.validationRules]);
   if (errors.length > 0) return { errors };
-  const operation = getOperationAST(document, request.operationName);
-  if (!operation) {
-    return {
-      errors: [
-        refused("Unable to identify the operation: name it with operationName", FieldErrorReason.MALFORMED_REQUEST),
-      ],
-    };
-  }
+  let operation: OperationDefinitionNode;
   try {
-    admitOperation(
+    operation = admitOperation(
       {
         schema,
         document,

@@ -4,6 +4,7 @@
 // Each case starts a real Node process on a small bundle of its own (through the compiled src/start-bundle.ts and
 // scripts/bundle.ts, as src/index.ts and scripts/run.js do) and reads what it ran.
 import { spawnSync } from "node:child_process";
+import { createHash } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -166,6 +167,28 @@ describe("Node's compile cache", () => {
 });
 
 describe("bundling", () => {
+  it("when Apollo's hash helper is bundled, then it hashes with Node's crypto, as it does from node_modules", () => {
+    const createhash = path.join(REPO, "node_modules/@apollo/utils.createhash");
+    fs.writeFileSync(
+      input,
+      `const hash = require(${JSON.stringify(createhash)}).createHash("sha256");
+       globalThis.answer = { native: hash instanceof require("node:crypto").Hash, hex: hash.update("{ a }").digest("hex") };\n`,
+    );
+    const program = `
+      require(${JSON.stringify(BUNDLE_SCRIPT)}).buildBundle(${JSON.stringify(dir)}).then((written) => {
+        require(written);
+        console.log(JSON.stringify(globalThis.answer));
+      });
+    `;
+    const result = spawnSync(process.execPath, ["-e", program], { env: { PATH: process.env.PATH }, encoding: "utf8" });
+
+    expect(result.status).toBe(0);
+    expect(JSON.parse(result.stdout)).toEqual({
+      native: true,
+      hex: createHash("sha256").update("{ a }").digest("hex"),
+    });
+  });
+
   it("when the bundle is written, then no esbuild process is left running and the process that bundled exits by itself", () => {
     fs.writeFileSync(input, "globalThis.answer = require('./part.js');\n");
     fs.writeFileSync(path.join(dir, "part.js"), "module.exports = 43;\n");

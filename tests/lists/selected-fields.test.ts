@@ -1,4 +1,4 @@
-// A page of projects, a teacher's page of projects, and a project by id, read only the fields the selection needs (a projection of the find,
+// A page of projects, a connection of projects, a teacher's page of projects, and a project by id, read only the fields the selection needs (a projection of the find,
 // or the $project of a project's aggregation with its teacher, applied by the embedded FerretDB's fast read path or by MongoDB), and answer exactly what a read of whole records
 // answers: for every field of Project alone, for random sets of fields, through fragments and aliases. The record
 // guard then checks the fields answered: a stored value breaking a field nobody asked for no longer hides the project
@@ -11,6 +11,7 @@ import { ADMIN, insertProjects, insertTeachers, range } from "./support";
 type Item = Record<string, unknown>;
 type PageBody = GraphQLBody<{
   projects?: { items: Item[] };
+  projectsConnection?: { edges?: { cursor: string; node: Item }[]; nodes?: Item[]; pageInfo?: Item };
   project?: Item | null;
   teachers?: { items: { teacher_id: number; projects: Item[] }[] };
 }>;
@@ -133,6 +134,84 @@ describe("reads of projects take the fields the query asks for", () => {
 
     expect(await listed("project_id project_name")).toContain(40);
     expect(await listed("project_id company_id")).not.toContain(40);
+  });
+
+  /** A connection's nodes (under edges, and under nodes when both are asked for, which must agree). */
+  async function connection(query: string): Promise<{ nodes: Item[]; projections: unknown[]; body: PageBody }> {
+    const { body, projections } = await read(query);
+    expect(body.errors).toBeUndefined();
+    const page = body.data!.projectsConnection!;
+    const nodes = page.edges ? page.edges.map((edge) => edge.node) : page.nodes!;
+    if (page.edges && page.nodes) expect(page.nodes).toEqual(nodes);
+    return { nodes, projections, body };
+  }
+
+  const connectionOf = (selection: string) =>
+    `{ projectsConnection(first: 25, after: "${Buffer.from("v1:Project:3").toString("base64url")}") { edges { cursor node { ${selection} } } pageInfo { hasNextPage endCursor } } }`;
+
+  it("when a connection's nodes ask for each field alone or random sets, then the find reads only what they need and the nodes are the whole page's", async () => {
+    const whole = await connection(connectionOf(Object.values(ALL_FIELDS).join(" ")));
+    expect(whole.nodes.map((n) => n.project_id)).toEqual(range(4, 28));
+    const restricted = (fields: string[]) =>
+      whole.nodes.map((node) => Object.fromEntries(fields.map((f) => [f, node[f]])));
+
+    for (const [field, selection] of Object.entries(ALL_FIELDS)) {
+      const { nodes, projections, body } = await connection(connectionOf(selection));
+      expect(nodes).toEqual(restricted([field]));
+      // The cursors and pageInfo are the whole read's too.
+      expect(body.data!.projectsConnection!.pageInfo).toEqual(whole.body.data!.projectsConnection!.pageInfo);
+      expect(body.data!.projectsConnection!.edges!.map((e) => e.cursor)).toEqual(
+        whole.body.data!.projectsConnection!.edges!.map((e) => e.cursor),
+      );
+      const reads = new Set(["project_id", ...(READS[field] ?? (field === "__typename" ? [] : [field]))]);
+      expect(projections).toEqual([Object.fromEntries([...reads].map((f) => [f, 1]))]);
+    }
+    let seed = 13;
+    const next = () => (seed = (seed * 48271) % 2147483647) / 2147483647;
+    for (let i = 0; i < 15; i++) {
+      const fields = Object.keys(ALL_FIELDS).filter(() => next() < 0.35);
+      if (fields.length === 0) fields.push("start_date");
+      const { nodes } = await connection(connectionOf(fields.map((f) => ALL_FIELDS[f]).join(" ")));
+      expect(nodes).toEqual(restricted(fields));
+    }
+  });
+
+  it("when a connection asks for fields under edges and under nodes, then both are read, and each answers its own", async () => {
+    const { body, projections } = await read(
+      "{ projectsConnection(first: 5) { edges { node { project_name } } nodes { end_date ...Teacher } } } fragment Teacher on Project { teacher { teacher_id } }",
+    );
+    const whole = await connection(
+      "{ projectsConnection(first: 5) { nodes { project_name end_date teacher { teacher_id } } } }",
+    );
+
+    expect(body.errors).toBeUndefined();
+    expect(body.data!.projectsConnection!.edges!.map((e) => e.node)).toEqual(
+      whole.nodes.map(({ project_name }) => ({ project_name })),
+    );
+    expect(body.data!.projectsConnection!.nodes).toEqual(whole.nodes.map(({ project_name: _, ...rest }) => rest));
+    expect(projections).toEqual([{ project_id: 1, project_name: 1, end_date: 1, teacher_id: 1 }]);
+  });
+
+  it("when a connection asks for no field of its nodes, then it reads their ids only", async () => {
+    const { body, projections } = await read("{ projectsConnection(first: 3) { pageInfo { hasNextPage endCursor } } }");
+
+    expect(body.errors).toBeUndefined();
+    expect(body.data!.projectsConnection!.pageInfo).toEqual({
+      hasNextPage: true,
+      endCursor: Buffer.from("v1:Project:3").toString("base64url"),
+    });
+    expect(projections).toEqual([{ project_id: 1 }]);
+  });
+
+  it("when a project breaks the rules in a field a connection does not ask for, then the connection lists it; asked for, it is left out", async () => {
+    await insertProjects(t.db, [{ project_id: 42, company_id: 2 ** 31 }]);
+    const listed = async (selection: string) =>
+      (await connection(`{ projectsConnection(first: 100) { nodes { ${selection} } } }`)).nodes.map(
+        (p) => p.project_id,
+      );
+
+    expect(await listed("project_id project_name")).toContain(42);
+    expect(await listed("project_id company_id")).not.toContain(42);
   });
 
   it("when a project by id is asked for with each field alone, then the find reads only what it needs and the answer is the whole record's", async () => {

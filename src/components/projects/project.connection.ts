@@ -1,15 +1,18 @@
 // The GraphQL connection of projects (Relay cursor connections): ProjectConnection, ProjectEdge, the arguments of
-// Query.projectsConnection and its entry point (decode, call one service function, return). Teacher.projectsConnection
-// (teacher-projects.connection.ts) answers the same type.
+// Query.projectsConnection and its entry point (decode, call one service function, return). Like a page of projects
+// (project.resolver.ts), it reads only the fields its nodes' selection needs and loads their teachers before the nodes
+// complete. Teacher.projectsConnection (teacher-projects.connection.ts) answers the same type.
 import type { GraphQLResolveInfo } from "graphql";
 import { Args, ArgsType, Authorized, Ctx, Field, Info, Query, Resolver } from "type-graphql";
 import { rolesFor } from "../../auth/access-policy";
 import { ConnectionArgs, ConnectionType } from "../../graphql/connection.types";
 import type { Context } from "../../graphql/context";
 import { connectionCost } from "../../graphql/query-cost";
-import { selectsField } from "../../graphql/selection";
+import { fieldsSelectedAt, selectsField } from "../../graphql/selection";
 import type { Connection } from "../../shared/keyset-pagination";
 import { ProjectFilterInput } from "./project.inputs";
+import { loadTeachersOf } from "./project.resolver";
+import { projectFieldsFor } from "./project.selection";
 import type { ProjectRecord } from "./project.service";
 import { Project } from "./project.type";
 
@@ -28,11 +31,18 @@ export class ProjectConnectionResolver {
     complexity: connectionCost,
     description: "Projects ordered by project_id, optionally filtered, one page by cursor (Relay cursor connections)",
   })
-  projectsConnection(
+  async projectsConnection(
     @Args() { filter, ...request }: ProjectConnectionArgs,
     @Ctx() ctx: Context,
     @Info() info: GraphQLResolveInfo,
   ): Promise<Connection<ProjectRecord>> {
-    return ctx.services.projects.pageByKeyset(filter ?? {}, request, { total: selectsField(info, "totalCount") });
+    // The fields of the nodes, under edges and nodes alike: only those are read, as for a page of projects.
+    const nodeFields = new Set([...fieldsSelectedAt(info, ["edges", "node"]), ...fieldsSelectedAt(info, ["nodes"])]);
+    const connection = await ctx.services.projects.pageByKeyset(filter ?? {}, request, {
+      total: selectsField(info, "totalCount"),
+      fields: projectFieldsFor(nodeFields),
+    });
+    if (nodeFields.has("teacher")) await loadTeachersOf(connection.nodes, ctx);
+    return connection;
   }
 }

@@ -227,18 +227,21 @@ export class ProjectRepository {
   }
 
   /**
-   * A keyset page of the projects matching the query, ordered by project_id (db/keyset.ts); the matches are counted only when options.total asks.
+   * A keyset page of the projects matching the query, ordered by project_id (db/keyset.ts); the matches are counted
+   * only when options.total asks. With `options.fields`, only those fields are read, and each record holds just those.
    */
   async pageByKeyset(
     query: ProjectQuery,
     window: KeysetWindow,
-    options: { total: boolean },
+    options: { total: boolean; fields?: readonly ProjectField[] },
   ): Promise<KeysetRead<ProjectRecord> & { total?: number }> {
+    const { fields } = options;
     const [read, total] = await Promise.all([
-      readKeysetPage(this.projects, { ...query }, "project_id", window),
+      readKeysetPage(this.projects, { ...query }, "project_id", window, fields && projectionOf(fields)),
       options.total ? this.projects.countDocuments(query) : undefined,
     ]);
-    return { items: read.items.map(toProjectRecord), more: read.more, total };
+    const toRecord = fields ? toSelectedProjectRecord(fields) : toProjectRecord;
+    return { items: read.items.map((doc) => toRecord(doc)), more: read.more, total };
   }
 
   /**

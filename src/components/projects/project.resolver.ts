@@ -114,8 +114,11 @@ export class ProjectResolver {
   }
 }
 
-/** Loads the projects' teachers (one batched query); a failure stays with each teacher field, as before. */
-async function loadTeachersOf(projects: readonly ProjectRecord[], ctx: Context): Promise<void> {
+/**
+ * Loads the projects' teachers (one batched query), so each Project.teacher answers at once (settled-loader.ts)
+ * instead of a promise per item; a failure stays with each teacher field, as before.
+ */
+export async function loadTeachersOf(projects: readonly ProjectRecord[], ctx: Context): Promise<void> {
   const ids = [...new Set(projects.flatMap((p) => (p.teacher_id == null ? [] : [p.teacher_id])))];
   if (ids.length > 0) await ctx.loaders.teacherById.loadMany(ids);
 }

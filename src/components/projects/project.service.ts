@@ -182,17 +182,22 @@ export class ProjectService {
   /**
    * A page of the projects matching the filter by cursor (first/after forward, last/before backward), ordered by
    * project_id: a keyset page (shared/keyset-pagination.ts), as cheap deep in the list as at its start. totalCount is
-   * counted only when options.total asks for it.
+   * counted only when options.total asks for it. With options.fields (project_id among them: the cursors' key), only
+   * those fields are read and checked, as for list().
    */
   async pageByKeyset(
     filter: ProjectFilter = {},
     request: ConnectionRequest = {},
-    options: { total?: boolean } = {},
+    options: { total?: boolean; fields?: readonly ProjectField[] } = {},
   ): Promise<Connection<ProjectRecord>> {
     const window = keysetWindow("Project", request);
     const query = queryOf(filter);
-    const { total, ...read } = await this.projects.pageByKeyset(query, window, { total: options.total ?? false });
-    return toConnection("Project", projectKey, window, this.kept(read), total);
+    const { fields } = options;
+    const { total, ...read } = await this.projects.pageByKeyset(query, window, {
+      total: options.total ?? false,
+      fields,
+    });
+    return toConnection("Project", projectKey, window, this.kept(read, fields), total);
   }
 
   /**
@@ -215,8 +220,8 @@ export class ProjectService {
     return (await this.projects.findByIds(ids)).map((p) => (p && this.guard.answerable(p) ? p : null));
   }
 
-  private kept(read: KeysetRead<ProjectRecord>): KeysetRead<ProjectRecord> {
-    return { items: this.guard.keep(read.items), more: read.more };
+  private kept(read: KeysetRead<ProjectRecord>, fields?: readonly ProjectField[]): KeysetRead<ProjectRecord> {
+    return { items: this.guard.keep(read.items, fields), more: read.more };
   }
 
   /** The changes of a project, newest first; total is its revision (revisions are numbered from 1). */
