@@ -172,7 +172,7 @@ describe("the embedded FerretDB's crud concern", () => {
     for (let i = 0; i < 20; i++) {
       await coll.insertOne({ _id: i } as Document);
       // one connection (maxPoolSize 1): a reply to the w:0 insert would be read as this count's answer
-      expect(await patched.collection(name).countDocuments({ _id: { $lte: i } })).toBe(i + 1);
+      expect(await patched.collection(name).countDocuments({ _id: { $lte: i } } as Document)).toBe(i + 1);
     }
   });
 
