@@ -6,7 +6,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { MongoClient, MongoServerError, type Db, type Document } from "mongodb";
+import { MongoClient, type MongoServerError, type Db, type Document } from "mongodb";
 import { startFerretDb } from "../../src/db/ferretdb";
 import type { EmbeddedDatabase } from "../../src/db/embedded";
 
