@@ -36,12 +36,15 @@ function scratchCopy(): string {
   return dir;
 }
 
-/** Runs one command of the recipe in the scratch copy, its output appended to the log; returns it and its status. */
+/** Runs one command of the recipe in the scratch copy, its output written to the log as it comes; returns it. */
 function run(dir: string, command: string, log: string): { status: number; output: string } {
   const started = Date.now();
-  const result = spawnSync("bash", ["-c", command], { cwd: dir, encoding: "utf8", maxBuffer: 256 * 1024 * 1024 });
-  const output = `${result.stdout}${result.stderr}`;
-  fs.appendFileSync(log, `$ ${command}\n${output}\n`);
+  fs.appendFileSync(log, `$ ${command}\n`);
+  const from = fs.statSync(log).size;
+  const fd = fs.openSync(log, "a");
+  const result = spawnSync("bash", ["-c", command], { cwd: dir, stdio: ["ignore", fd, fd] });
+  fs.closeSync(fd);
+  const output = fs.readFileSync(log).subarray(from).toString("utf8");
   say(`  $ ${command}: exit ${result.status} in ${((Date.now() - started) / 1000).toFixed(0)} s`);
   return { status: result.status ?? 1, output };
 }
@@ -80,7 +83,7 @@ function main(): void {
   const recipe = parseRecipe(fs.readFileSync(path.join(REPO_ROOT, "docs", "CONTRIBUTING.md"), "utf8"));
   const dir = scratchCopy();
   const log = path.join(dir, "recipe-check.log");
-  say(`Following the recipe (adding ${recipe.field}) in ${dir}; commands' output: ${log}`);
+  say(`Following the recipe (adding ${recipe.field}) in ${dir}; the commands write to ${log}`);
   let passed = false;
   try {
     for (const step of recipe.steps) follow(dir, step, recipe.field, log);

@@ -1,8 +1,8 @@
 // The add-a-field recipe of docs/CONTRIBUTING.md read as steps a program can follow: its edits ("In `file`, after the
 // line `…`, add:" or "replace the line `…` with:", each followed by a code block), its commands (```sh blocks) and
 // the compiler errors it says a command prints (a ```text block right after them). `npm run recipe:check`
-// (scripts/recipe-check.ts) follows the steps in a scratch copy; tests/foundation/recipe.test.ts checks that the
-// edits still apply to this tree and that the counts the recipe states match them.
+// (scripts/recipe-check.ts) follows the steps in a scratch copy; tests/foundation/recipe.test.ts checks that each
+// edit applies to this tree (or has been made: the recipe followed) and that the counts the recipe states match.
 import path from "node:path";
 
 export type RecipeStep =
@@ -119,6 +119,33 @@ function reindent(block: string[], indent: string): string[] {
   const own = block.filter((line) => line.trim() !== "").map(indentOf);
   const least = own.reduce((a, b) => (b.length < a.length ? b : a), own[0] ?? "");
   return block.map((line) => (line.trim() === "" ? "" : indent + line.slice(least.length)));
+}
+
+/**
+ * Whether `content` already holds the edit (the recipe was followed): each line it goes after is followed by its text,
+ * or the line it replaces is gone and its text is there.
+ */
+export function isApplied(content: string, step: Exclude<RecipeStep, { kind: "run" }>): boolean {
+  const lines = content.split("\n");
+  if (step.kind === "replace") {
+    const text = step.text.map((line) => line.trim()).join("\n");
+    return (
+      !lines.some((line) => line.trim() === step.line) &&
+      lines
+        .map((line) => line.trim())
+        .join("\n")
+        .includes(text)
+    );
+  }
+  const at = lines.flatMap((line, i) => (line.trim() === step.anchor ? [i] : []));
+  return (
+    at.length > 0 &&
+    (step.every || at.length === 1) &&
+    at.every((i) => {
+      const text = reindent(step.text, indentOf(lines[i]));
+      return text.every((line, k) => lines[i + 1 + k] === line);
+    })
+  );
 }
 
 /** `content` (a file's text) after one edit step; throws when its line is not where the recipe says. */
