@@ -21,7 +21,8 @@ import { SHARED_SCHEMAS } from "./schemas";
 /** Headers of the documentation's answers that the app's own reply sets itself. */
 const HOP_HEADERS = new Set(["content-length", "connection", "transfer-encoding", "keep-alive", "date"]);
 
-async function buildDocumentation(): Promise<FastifyInstance> {
+/** A Fastify instance declaring the REST routes with their schemas for @fastify/swagger (their handlers never run). */
+async function declareRoutes(): Promise<FastifyInstance> {
   const docs = Fastify();
   await docs.register(fastifySwagger, OPENAPI_OPTIONS);
   await docs.register(async (scope) => {
@@ -37,6 +38,22 @@ async function buildDocumentation(): Promise<FastifyInstance> {
       });
     }
   });
+  return docs;
+}
+
+/** The OpenAPI document GET /openapi.json answers, built apart from any app (npm run schema writes it). */
+export async function openApiDocument(): Promise<unknown> {
+  const docs = await declareRoutes();
+  try {
+    await docs.ready();
+    return docs.swagger();
+  } finally {
+    await docs.close();
+  }
+}
+
+async function buildDocumentation(): Promise<FastifyInstance> {
+  const docs = await declareRoutes();
   docs.get("/openapi.json", { schema: { hide: true } }, async () => docs.swagger());
   await docs.register(import("@fastify/swagger-ui"), {
     routePrefix: "/docs",

@@ -1,10 +1,12 @@
-// The field lists the documentation writes by hand are checked against the shapes the service checks: the body
-// column of docs/rest.md's route table (each route's body fields, `?` for optional ones) against the routes' body
-// schemas (generated from the services' zod shapes), and the fields the validation rules of docs/contract.md and
-// docs/api.md name against the GraphQL schema's mutation inputs.
+// The field lists of the documentation are checked against the shapes the service checks: the body column of
+// docs/rest.md's route table (each route's body fields, `?` for optional ones; `npm run schema` writes it) against the
+// routes' body schemas (generated from the services' zod shapes), and the fields the validation rules of
+// docs/contract.md and docs/api.md name (written by hand: each field's rule) against the GraphQL schema's mutation
+// inputs.
 import fs from "node:fs";
 import path from "node:path";
 import { buildSchema, isInputObjectType } from "graphql";
+import { bodyFields } from "../../src/rest/generated-docs";
 import { REST_ROUTES } from "../../src/rest/rest.plugin";
 
 const docs = (name: string) => fs.readFileSync(path.join(__dirname, "../../docs", name), "utf8");
@@ -20,14 +22,8 @@ function fieldsOf(cell: string): string[] {
     .filter(Boolean);
 }
 
-/** A body schema's fields as the docs write them: `?` for those not required. */
-function schemaFields(body: { properties?: Record<string, unknown>; required?: readonly string[] }): string[] {
-  const required = new Set(body.required ?? []);
-  return Object.keys(body.properties ?? {}).map((f) => (required.has(f) ? f : `${f}?`));
-}
-
 describe("field lists in the documentation", () => {
-  it("when docs/rest.md lists a route's body, then it names exactly the fields of the route's body schema, optional ones with ?", () => {
+  it("when docs/rest.md lists a route's body, then it names exactly the fields of the route's body schema, optional ones with ? (else: npm run schema)", () => {
     const rows = new Map<string, string[]>();
     for (const line of docs("rest.md").split("\n")) {
       const match = /^\| `(POST|PUT) ([^`]+)` \| `([^`]*)`/.exec(line);
@@ -37,7 +33,7 @@ describe("field lists in the documentation", () => {
     const expected = new Map(
       REST_ROUTES.map((route) => [
         `${route.method} ${route.url.replace(/:(\w+)/g, "{$1}")}`,
-        schemaFields(route.body as never),
+        bodyFields(route.body as never),
       ]),
     );
 

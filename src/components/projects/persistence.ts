@@ -2,6 +2,7 @@
 export {
   createProjectModel,
   createProjectRevisionModel,
+  PROJECT_FIELDS,
   type ProjectDoc,
   type ProjectModel,
   type ProjectRevisionModel,

@@ -34,8 +34,8 @@ import type { ValidCreateProjectValues } from "./project.schemas";
 /** The values of a new project: those of the create shape, checked by the service, and the name key it derives. */
 export type NewProjectValues = ValidCreateProjectValues & Pick<ProjectDoc, "name_key">;
 
-/** The stored fields a new project gets from the repository rather than from its creator. */
-type SetByRepository =
+/** The stored fields a new project gets from the repository, not from its creator (their rules: project.stored.ts). */
+export type SetByRepository =
   "_id" | "project_id" | "teacher_id" | "revision" | "created_by" | "created_at" | "updated_at" | "change_seq";
 
 true satisfies HasFields<

@@ -14,6 +14,7 @@ import { ACTOR_ROLES } from "../../auth/actor";
 import { voidKey, type ProjectChangeDoc } from "./project-changes.model";
 import type { ProjectDoc } from "./project.model";
 import { PROJECT_OPERATIONS, revisionKey } from "./project.records";
+import type { SetByRepository } from "./project.repository";
 import { CreateProjectSchema } from "./project.schemas";
 
 /** What the service adds to a project's input when it stores it (change_seq: none before the change log). */
@@ -28,20 +29,29 @@ const StoredProjectFields = z.strictObject({
 });
 
 /** A stored project: the rules of storedRules, and name_key derived from project_name. */
-export const storedProjectProblems = storedRules<ProjectDoc, "name_key">()(
-  CreateProjectSchema,
-  StoredProjectFields,
-  "project_id",
-  (doc) =>
-    typeof doc.project_name === "string" && doc.name_key !== nameKey(doc.project_name)
-      ? [
-          {
-            field: "name_key",
-            rule: `must be ${quoted(nameKey(doc.project_name))}, project_name folded (stored: ${quoted(doc.name_key)})`,
-          },
-        ]
-      : [],
+export const storedProjectProblems = storedRules(CreateProjectSchema, StoredProjectFields, "project_id", (doc) =>
+  typeof doc.project_name === "string" && doc.name_key !== nameKey(doc.project_name)
+    ? [
+        {
+          field: "name_key",
+          rule: `must be ${quoted(nameKey(doc.project_name))}, project_name folded (stored: ${quoted(doc.name_key)})`,
+        },
+      ]
+    : [],
 );
+
+// The rules cover exactly the stored fields: project.repository.ts checks that CreateProjectSchema's fields are stored
+// and that every other stored field but name_key (checked above) is in SetByRepository; these check the rest.
+true satisfies HasFields<
+  z.input<typeof StoredProjectFields>,
+  Omit<Pick<ProjectDoc, SetByRepository>, "_id">,
+  "set by ProjectRepository.create (SetByRepository in project.repository.ts) but npm run db:check has no rule for it: add it to StoredProjectFields in project.stored.ts"
+>;
+true satisfies HasFields<
+  ProjectDoc,
+  z.input<typeof StoredProjectFields>,
+  "in StoredProjectFields (project.stored.ts) but not stored: add it to PROJECT_FIELDS in project.fields.ts, or remove it from StoredProjectFields"
+>;
 
 /** A committed change of the change log (project-changes.model.ts). */
 const StoredChangeFields = z.strictObject({

@@ -1,12 +1,28 @@
 // The contract's rules for a stored student document (npm run db:check): see storedRules.
 import { z } from "zod";
-import { storedId, storedRules, storedTimestamp } from "../../shared/stored-rules";
+import type { HasFields } from "../../shared/field-checks";
+import { storedId, storedRules, storedTimestamp, type StoredRulesCover } from "../../shared/stored-rules";
 import { SAFE_INT_MAX } from "../../shared/validation";
 import type { StudentDoc } from "./student.model";
 import { CreateStudentSchema } from "./student.schemas";
 
-export const storedStudentProblems = storedRules<StudentDoc>()(
-  CreateStudentSchema,
-  z.strictObject({ student_id: storedId(SAFE_INT_MAX), created_at: storedTimestamp(), updated_at: storedTimestamp() }),
-  "student_id",
-);
+/** What the service adds to a student's input when it stores it. */
+const StoredStudentFields = z.strictObject({
+  student_id: storedId(SAFE_INT_MAX),
+  created_at: storedTimestamp(),
+  updated_at: storedTimestamp(),
+});
+
+export const storedStudentProblems = storedRules(CreateStudentSchema, StoredStudentFields, "student_id");
+
+type CheckedStudentFields = StoredRulesCover<StudentDoc, typeof CreateStudentSchema, typeof StoredStudentFields>;
+true satisfies HasFields<
+  CheckedStudentFields,
+  StudentDoc,
+  "stored (STUDENT_FIELDS in student.fields.ts) but npm run db:check has no rule for it: add it to CreateStudentSchema in student.schemas.ts, or to StoredStudentFields in student.stored.ts if the service sets it"
+>;
+true satisfies HasFields<
+  StudentDoc,
+  CheckedStudentFields,
+  "in CreateStudentSchema (student.schemas.ts) or StoredStudentFields (student.stored.ts) but not stored: add it to STUDENT_FIELDS in student.fields.ts"
+>;
