@@ -15,10 +15,13 @@
 // - Bounded: a subscriber holds at most bufferEvents undelivered events; past that it is a slow consumer, the
 //   transport disconnects it (onOverflow) and it may resume from its last cursor. Events are built once per change
 //   and shared by every subscriber.
+// - Row rules (ACCESS_POLICY): a subscriber gets only the changes whose project, as of the change, its read rule
+//   lets it read (a predicate in its match); its replay reads the log with the rule in the query.
 import { badRequest, FieldErrorReason, notFound } from "../../shared/errors";
 import { validate } from "../../shared/validation";
 import { z } from "zod";
 import type { ChangeLogEntry, CommittedChange, ProjectChangeLog } from "./project-changes.log";
+import { meets, restricts, UNRESTRICTED, type ProjectAccess, type ProjectQuery } from "./project.access";
 import { decodeCursor, encodeCursor } from "./project-changes.cursor";
 import { ProjectFilterSchema, ProjectIdArg, type ProjectFilter } from "./project.schemas";
 import type { ProjectRecord } from "./project.records";
@@ -73,6 +76,21 @@ function filterMatch(filter: ProjectFilter): (change: CommittedChange) => boolea
       return (changed ? changed.from : project[f] == null ? null : String(project[f])) === String(filter[f]);
     });
   };
+}
+
+/** `match`, and the caller's read rule on the project as of the change (unchanged when the rule restricts nothing). */
+function readableMatch(
+  match: (change: CommittedChange) => boolean,
+  access: ProjectAccess,
+): (change: CommittedChange) => boolean {
+  if (!restricts(access.read)) return match;
+  return (change) => meets(change.project, access.read) && match(change);
+}
+
+/** The read rule as the replay's filter on the log: undefined when it restricts nothing. */
+function replayWhere(access: ProjectAccess): ProjectQuery | undefined {
+  if (!restricts(access.read)) return undefined;
+  return access.read ?? { project_id: { $in: [] } };
 }
 
 class Subscriber implements AsyncIterableIterator<ProjectChangeEvent> {
@@ -173,7 +191,9 @@ export class ProjectChangeFeed {
 
   constructor(
     private readonly log: ProjectChangeLog,
-    private readonly projects: { get(projectId: number): Promise<ProjectRecord | null> },
+    private readonly projects: {
+      get(projectId: number, options: { access: ProjectAccess }): Promise<ProjectRecord | null>;
+    },
     options: ProjectChangeFeedOptions,
   ) {
     this.options = { ...DEFAULTS, ...options };
@@ -185,12 +205,13 @@ export class ProjectChangeFeed {
   }
 
   /**
-   * Changes of every project matching `filter`: after the cursor `after` (replayed from the log), else from now.
-   * BAD_REQUEST naming `after` when it is not a cursor of this log.
+   * Changes of every project matching `filter` (and `access`'s read rule): after the cursor `after` (replayed from the
+   * log), else from now. BAD_REQUEST naming `after` when it is not a cursor of this log.
    */
   async subscribeAll(
     args: { filter?: ProjectFilter | null; after?: string | null },
     hooks: SubscriberHooks,
+    access: ProjectAccess = UNRESTRICTED,
   ): Promise<AsyncIterableIterator<ProjectChangeEvent>> {
     const filter = validate(ProjectFilterSchema, args.filter ?? {});
     let from: number | undefined;
@@ -205,22 +226,25 @@ export class ProjectChangeFeed {
       }
     }
     await this.start();
-    const subscriber = this.subscriber(from ?? this.head, filterMatch(filter), hooks);
+    const subscriber = this.subscriber(from ?? this.head, readableMatch(filterMatch(filter), access), hooks);
+    const where = replayWhere(access);
     if (subscriber.position >= this.head) this.live.add(subscriber);
-    else subscriber.replay = () => this.replayStep(subscriber);
+    else subscriber.replay = () => this.replayStep(subscriber, where);
     return subscriber;
   }
 
   /**
    * Changes of one project: its revisions after `after_revision` (replayed in order), then live; without it, from
-   * now. NOT_FOUND when the project does not exist; BAD_REQUEST when after_revision is beyond its revision.
+   * now. NOT_FOUND when the project does not exist (or `access`'s read rule hides it); BAD_REQUEST when
+   * after_revision is beyond its revision. Revisions the read rule hides are left out.
    */
   async subscribeProject(
     args: { projectId: number; after_revision?: number | null },
     hooks: SubscriberHooks,
+    access: ProjectAccess = UNRESTRICTED,
   ): Promise<AsyncIterableIterator<ProjectChangeEvent>> {
     const { projectId, after_revision } = validate(AfterRevisionArgs, args);
-    const project = await this.projects.get(projectId);
+    const project = await this.projects.get(projectId, { access });
     if (!project) throw notFound(`project ${projectId} does not exist`, "projectId");
     if (after_revision != null && after_revision > project.revision) {
       throw badRequest(
@@ -230,13 +254,15 @@ export class ProjectChangeFeed {
       );
     }
     await this.start();
-    const subscriber = this.subscriber(this.head, (change) => change.project_id === projectId, hooks);
+    const match = readableMatch((change) => change.project_id === projectId, access);
+    const subscriber = this.subscriber(this.head, match, hooks);
     this.live.add(subscriber);
     // Even when after_revision is the revision just read: a change may have committed since, below the position the
     // subscriber joins the live stream at; the replay reads it (and finds nothing to do when none did).
     if (after_revision != null) {
       subscriber.held = [];
-      subscriber.replay = this.projectReplay(subscriber, projectId, after_revision, project.revision);
+      const where = replayWhere(access);
+      subscriber.replay = this.projectReplay(subscriber, projectId, after_revision, project.revision, where);
     }
     return subscriber;
   }
@@ -323,11 +349,15 @@ export class ProjectChangeFeed {
    * Up to `limit` entries after position `after`, without a gap: stops before an empty position (blocked) that later
    * ones show is not simply the end of the log; fills it with a void entry once it stayed empty gapWaitMs.
    */
-  private async readContiguous(after: number, limit: number): Promise<{ entries: ChangeLogEntry[]; blocked: boolean }> {
+  private async readContiguous(
+    after: number,
+    limit: number,
+    where?: ProjectQuery,
+  ): Promise<{ entries: ChangeLogEntry[]; blocked: boolean }> {
     const entries: ChangeLogEntry[] = [];
     let position = after;
     while (entries.length < limit) {
-      const read = await this.log.after(position, limit - entries.length);
+      const read = await this.log.after(position, limit - entries.length, where);
       let hole: number | undefined;
       for (const entry of read) {
         if (entry.seq !== position + 1) {
@@ -350,15 +380,18 @@ export class ProjectChangeFeed {
     return { entries, blocked: false };
   }
 
-  /** One batch of a cursor's replay; true once the subscriber has joined the live stream. */
-  private async replayStep(subscriber: Subscriber): Promise<boolean> {
+  /**
+   * One batch of a cursor's replay; true once the subscriber has joined the live stream. `where`: the subscriber's
+   * read rule, read with the log (the entries it hides read as void).
+   */
+  private async replayStep(subscriber: Subscriber, where?: ProjectQuery): Promise<boolean> {
     if (subscriber.isClosed) return true;
     if (subscriber.position >= this.head) {
       // Synchronously with the check: the poller hands out nothing between them.
       this.live.add(subscriber);
       return true;
     }
-    const { entries, blocked } = await this.readContiguous(subscriber.position, this.options.batch);
+    const { entries, blocked } = await this.readContiguous(subscriber.position, this.options.batch, where);
     for (const entry of entries) {
       if (entry.seq <= subscriber.position) continue;
       subscriber.position = entry.seq;
@@ -373,8 +406,9 @@ export class ProjectChangeFeed {
   /**
    * Replays revisions after `after` of a project, in batches, up to what the live stream covers: revisions at or
    * below the subscriber's starting position. Revision 1 may be missing (projects stored before revisions existed).
+   * `where`: the subscriber's read rule, read with the revisions; those it hides are passed over.
    */
-  private projectReplay(subscriber: Subscriber, projectId: number, after: number, known: number) {
+  private projectReplay(subscriber: Subscriber, projectId: number, after: number, known: number, where?: ProjectQuery) {
     const joinedAt = subscriber.position;
     let next = after + 1;
     let lastReplayed = after;
@@ -385,7 +419,7 @@ export class ProjectChangeFeed {
     return async (): Promise<boolean> => {
       if (subscriber.isClosed) return true;
       const to = next + this.options.batch - 1;
-      const changes = await this.log.committedRevisions(projectId, next, to);
+      const changes = await this.log.committedRevisions(projectId, next, to, where);
       for (const [i, committed] of changes.entries()) {
         const revision = next + i;
         if (!committed) {
@@ -393,6 +427,10 @@ export class ProjectChangeFeed {
           return finish();
         }
         if (committed.seq > joinedAt) return finish(); // the live stream (held meanwhile) has it
+        if ("hidden" in committed) {
+          lastReplayed = revision; // the live stream held none of it either (its match applies the same rule)
+          continue;
+        }
         subscriber.push({ ...committed, cursor: encodeCursor(committed.seq) });
         lastReplayed = revision;
       }

@@ -25,6 +25,7 @@ import {
   type ProjectChangeLogDoc,
   type ProjectChangeModel,
 } from "./project-changes.model";
+import type { ProjectQuery } from "./project.access";
 import type { ProjectDoc, ProjectModel } from "./project.model";
 import {
   changeEntry,
@@ -46,10 +47,21 @@ export interface CommittedChange {
   project: ProjectRecord;
 }
 
-/** One position of the log: a change, or void (a position no change took). */
+/** One position of the log: a change, or void (a position no change took, or one a reader's row rule hides). */
 export interface ChangeLogEntry {
   seq: number;
   committed?: CommittedChange;
+}
+
+/** A committed revision a reader's row rule hides: only its position is read. */
+export interface HiddenChange {
+  hidden: true;
+  seq: number;
+}
+
+/** A row rule on projects (project.access.ts) as a filter on log entries: on the project's state each one holds. */
+function onLoggedProject(where: ProjectQuery): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(where).map(([field, condition]) => [`project.${field}`, condition]));
 }
 
 /** The counter whose values are the log's positions (db/id-allocator.ts). */
@@ -291,30 +303,75 @@ export class ProjectChangeLog {
     return this.changes.findOne({ _id: revisionKey(projectId, revision) }).lean<ProjectChangeDoc>();
   }
 
-  /** Revisions `from`…`to` of a project, in order, null where none is stored: one `$in` of their `_id`s. */
-  async revisions(projectId: number, from: number, to: number): Promise<(ProjectChangeDoc | null)[]> {
+  /**
+   * Revisions `from`…`to` of a project, in order, null where none is stored: one `$in` of their `_id`s. With `where`
+   * (a reader's row rule), only those whose project state meets it; null for the others too.
+   */
+  async revisions(
+    projectId: number,
+    from: number,
+    to: number,
+    where?: ProjectQuery,
+  ): Promise<(ProjectChangeDoc | null)[]> {
     const keys: string[] = [];
     for (let n = from; n <= to; n++) keys.push(revisionKey(projectId, n));
     if (keys.length === 0) return [];
-    const docs = await this.changes.find({ _id: { $in: keys } }).lean<ProjectChangeDoc[]>();
+    const filter = where ? { _id: { $in: keys }, ...onLoggedProject(where) } : { _id: { $in: keys } };
+    const docs = await this.changes.find(filter).lean<ProjectChangeDoc[]>();
     const byKey = new Map(docs.map((doc) => [doc._id, doc]));
     return keys.map((key) => byKey.get(key) ?? null);
   }
 
-  /** Revisions `from`…`to` of a project as committed changes; null where none is stored. */
-  async committedRevisions(projectId: number, from: number, to: number): Promise<(CommittedChange | null)[]> {
-    const docs = await this.revisions(projectId, from, to);
-    return docs.map((doc) => (doc ? toEntry(doc).committed! : null));
+  /**
+   * Revisions `from`…`to` of a project as committed changes; null where none is stored. With `where` (a reader's row
+   * rule, read in the same query), a stored revision whose project state does not meet it is a HiddenChange: its
+   * position only (one more query, of the positions of the revisions the first did not return).
+   */
+  async committedRevisions(
+    projectId: number,
+    from: number,
+    to: number,
+    where?: ProjectQuery,
+  ): Promise<(CommittedChange | HiddenChange | null)[]> {
+    const docs = await this.revisions(projectId, from, to, where);
+    const committed = docs.map((doc) => (doc ? toEntry(doc).committed! : null));
+    if (!where || !committed.includes(null)) return committed;
+    const key = (i: number) => revisionKey(projectId, from + i);
+    const positions = await this.positionsOf(committed.flatMap((c, i) => (c ? [] : [key(i)])));
+    return committed.map((c, i) => {
+      const seq = positions.get(key(i));
+      return c ?? (seq === undefined ? null : { hidden: true, seq });
+    });
   }
 
-  /** Up to `limit` entries after position `seq`, in order. Positions may be missing (see the header). */
-  async after(seq: number, limit: number): Promise<ChangeLogEntry[]> {
+  /**
+   * Up to `limit` entries after position `seq`, in order. Positions may be missing (see the header). With `where` (a
+   * reader's row rule), every position is still read (a reader passes each one), but only the entries whose project
+   * state meets the rule are read in whole, by the same range in a second query: the others read as void.
+   */
+  async after(seq: number, limit: number, where?: ProjectQuery): Promise<ChangeLogEntry[]> {
+    if (where) return this.afterWhere(seq, limit, where);
     const docs = await this.changes
       .find({ seq: { $gt: seq } })
       .sort({ seq: 1 })
       .limit(limit)
       .lean<ProjectChangeLogDoc[]>();
     return docs.map(toEntry);
+  }
+
+  private async afterWhere(seq: number, limit: number, where: ProjectQuery): Promise<ChangeLogEntry[]> {
+    const positions = await this.changes
+      .find({ seq: { $gt: seq } }, { seq: 1 })
+      .sort({ seq: 1 })
+      .limit(limit)
+      .lean<{ seq: number }[]>();
+    if (positions.length === 0) return [];
+    const docs = await this.changes
+      .find({ seq: { $gt: seq, $lte: positions[positions.length - 1].seq }, ...onLoggedProject(where) })
+      .sort({ seq: 1 })
+      .lean<ProjectChangeLogDoc[]>();
+    const entries = new Map(docs.map((doc) => [doc.seq, toEntry(doc)]));
+    return positions.map((position) => entries.get(position.seq) ?? { seq: position.seq });
   }
 
   /** The entry at position `seq`, or null when the position is empty. */

@@ -33,6 +33,9 @@ export class ProjectConnectionResolver {
     @Ctx() ctx: Context,
     @Info() info: GraphQLResolveInfo,
   ): Promise<Connection<ProjectRecord>> {
-    return ctx.services.projects.pageByKeyset(filter ?? {}, request, { total: selectsField(info, "totalCount") });
+    return ctx.services.projects.pageByKeyset(filter ?? {}, request, {
+      total: selectsField(info, "totalCount"),
+      access: ctx.access,
+    });
   }
 }

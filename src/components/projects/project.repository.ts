@@ -8,6 +8,9 @@
 //   (taken just before, see project-changes.log.ts). The document as it was before gives the change's old values.
 //   When the update matches nothing, the project is read once to say why: a rule (an error), nothing to do, or a
 //   concurrent change came first (taken again from the new state, within a bound).
+// - Row rules (ACCESS_POLICY, project.access.ts) come as conditions on stored fields: reads add them to their filter,
+//   and a change adds what the caller may change to its conditional update, so the rule is decided by the same
+//   atomic step as the change.
 // - Then the change's entry is inserted into the log at its position.
 import type { PipelineStage, QueryFilter } from "mongoose";
 import type { Actor } from "../../auth/actor";
@@ -17,6 +20,7 @@ import { readKeysetPage } from "../../db/keyset";
 import type { FieldTypesFit, HasFields } from "../../shared/field-checks";
 import type { KeysetRead, KeysetWindow } from "../../shared/keyset-pagination";
 import type { ProjectChangeLog } from "./project-changes.log";
+import { both, restricts, type ProjectQuery } from "./project.access";
 import {
   changeEntry,
   stateOf,
@@ -54,11 +58,7 @@ true satisfies HasFields<
   "stored (PROJECT_FIELDS in project.fields.ts) but not in CreateProjectSchema: add it to project.schemas.ts, or to SetByRepository in project.repository.ts if ProjectRepository.create sets it"
 >;
 
-export interface ProjectQuery {
-  company_id?: number;
-  teacher_id?: number;
-  project_status?: string;
-}
+export type { ProjectQuery } from "./project.access";
 
 export type ChangeOutcome =
   | { status: "changed"; project: ProjectRecord }
@@ -76,6 +76,8 @@ export interface ChangeRequest {
   set: ProjectChangeSet;
   /** What the stored project must hold for the change to apply (a filter on its stored fields). */
   when: QueryFilter<ProjectDoc>;
+  /** The caller's row rules: what it may read and change (`{}`: every project). Part of the conditional update. */
+  allowed: ProjectQuery;
   /**
    * Says why `when` did not hold for `current`: throws the rule's error, or returns "unchanged" (nothing to do), or
    * "retry" (a concurrent change came first and the change still applies to the new state).
@@ -134,9 +136,12 @@ export class ProjectRepository {
     return (await this.projects.exists({ company_id, name_key })) !== null;
   }
 
-  /** A project by id; with `fields`, only those are read, and the record holds just those. */
-  async get(projectId: number, fields?: readonly ProjectField[]): Promise<ProjectRecord | null> {
-    const find = this.projects.findOne({ _id: idKey(projectId) });
+  /**
+   * A project by id; with `fields`, only those are read, and the record holds just those. `scope`: conditions it must
+   * meet too (a caller's read rule), or it reads as absent.
+   */
+  async get(projectId: number, fields?: readonly ProjectField[], scope?: ProjectQuery): Promise<ProjectRecord | null> {
+    const find = this.projects.findOne(filterOf({ _id: idKey(projectId), ...scope }));
     if (fields) find.select(projectionOf(fields));
     const doc = await find.lean();
     return doc ? (fields ? toSelectedProjectRecord(fields) : toProjectRecord)(doc) : null;
@@ -151,8 +156,9 @@ export class ProjectRepository {
     projectId: number,
     fields: readonly ProjectField[] | undefined,
     join: { $lookup: { from: string; localField: string; foreignField: string; as: string } },
+    scope?: ProjectQuery,
   ): Promise<{ project: ProjectRecord | null; joined: unknown }> {
-    const pipeline: PipelineStage[] = [{ $match: { _id: idKey(projectId) } }, { $limit: 1 }];
+    const pipeline: PipelineStage[] = [{ $match: { _id: idKey(projectId), ...scope } }, { $limit: 1 }];
     if (fields) pipeline.push({ $project: projectionOf(fields) });
     pipeline.push(join);
     const [doc] = await this.projects.aggregate<ProjectDoc & Record<string, unknown>>(pipeline);
@@ -169,8 +175,14 @@ export class ProjectRepository {
       const before = await this.projects
         .findOneAndUpdate(
           // Below this position only: a change of the project that took a later position and committed first makes
-          // this one take a new position, so the project's changes are in the log in revision order.
-          { ...request.when, _id, change_seq: { $not: { $gte: seq } } },
+          // this one take a new position, so the project's changes are in the log in revision order. The row rule
+          // holds at the moment of the change, or nothing changes.
+          {
+            ...request.when,
+            ...(restricts(request.allowed) ? { $and: [request.allowed as QueryFilter<ProjectDoc>] } : {}),
+            _id,
+            change_seq: { $not: { $gte: seq } },
+          },
           { $set: { ...request.set, updated_at: at, change_seq: seq }, $inc: { revision: 1 } },
           { returnDocument: "before", timestamps: false },
         )
@@ -204,7 +216,7 @@ export class ProjectRepository {
     options: { total: boolean; fields?: readonly ProjectField[] },
   ): Promise<{ items: ProjectRecord[]; has_more: boolean; total?: number }> {
     const { fields } = options;
-    const find = this.projects.find(query);
+    const find = this.projects.find(filterOf(query));
     if (fields) find.select(projectionOf(fields));
     const [docs, total] = await Promise.all([
       find
@@ -212,7 +224,7 @@ export class ProjectRepository {
         .skip(bounds.offset)
         .limit(bounds.limit + 1)
         .lean(),
-      options.total ? this.projects.countDocuments(query) : undefined,
+      options.total ? this.projects.countDocuments(filterOf(query)) : undefined,
     ]);
     const toRecord = fields ? toSelectedProjectRecord(fields) : toProjectRecord;
     return {
@@ -222,10 +234,12 @@ export class ProjectRepository {
     };
   }
 
-  /** Projects by id, in key order, null for missing ids; one id is read like get(). */
-  async findByIds(ids: readonly number[]): Promise<(ProjectRecord | null)[]> {
-    if (ids.length === 1) return [await this.get(ids[0])];
-    const docs = await this.projects.find({ project_id: { $in: [...ids] } }).lean();
+  /** Projects by id, in key order, null for missing ids (and those outside `scope`); one id is read like get(). */
+  async findByIds(ids: readonly number[], scope?: ProjectQuery): Promise<(ProjectRecord | null)[]> {
+    if (ids.length === 1) return [await this.get(ids[0], undefined, scope)];
+    const query = both({ project_id: { $in: [...ids] } }, scope ?? {});
+    if (!query) return ids.map(() => null);
+    const docs = await this.projects.find(filterOf(query)).lean();
     const byId = new Map(docs.map((doc) => [doc.project_id, toProjectRecord(doc)]));
     return ids.map((id) => byId.get(id) ?? null);
   }
@@ -240,7 +254,7 @@ export class ProjectRepository {
   ): Promise<KeysetRead<ProjectRecord> & { total?: number }> {
     const [read, total] = await Promise.all([
       readKeysetPage(this.projects, { ...query }, "project_id", window),
-      options.total ? this.projects.countDocuments(query) : undefined,
+      options.total ? this.projects.countDocuments(filterOf(query)) : undefined,
     ]);
     return { items: read.items.map(toProjectRecord), more: read.more, total };
   }
@@ -253,12 +267,17 @@ export class ProjectRepository {
     teacherIds: readonly number[],
     window: KeysetWindow,
     options: { total: boolean },
+    scope?: ProjectQuery,
   ): Promise<(KeysetRead<ProjectRecord> & { total?: number })[]> {
     const ids = [...new Set(teacherIds)];
+    const pageOf = (teacher_id: number) => {
+      const query = both({ teacher_id }, scope ?? {});
+      return query
+        ? this.pageByKeyset(query, window, options)
+        : { items: [], more: false, total: options.total ? 0 : undefined };
+    };
     const pages = new Map(
-      await Promise.all(
-        ids.map(async (teacher_id) => [teacher_id, await this.pageByKeyset({ teacher_id }, window, options)] as const),
-      ),
+      await Promise.all(ids.map(async (teacher_id) => [teacher_id, await pageOf(teacher_id)] as const)),
     );
     return teacherIds.map((id) => pages.get(id)!);
   }
@@ -273,12 +292,15 @@ export class ProjectRepository {
     teacherIds: readonly number[],
     bounds: { offset: number; limit: number },
     fields?: readonly ProjectField[],
+    scope?: ProjectQuery,
   ): Promise<ProjectRecord[][]> {
     const ids = [...new Set(teacherIds)];
     const toRecord = fields ? toSelectedProjectRecord(fields) : toProjectRecord;
     const pages = await Promise.all(
       ids.map(async (teacher_id) => {
-        const find = this.projects.find({ teacher_id });
+        const query = both({ teacher_id }, scope ?? {});
+        if (!query) return [teacher_id, [] as ProjectRecord[]] as const;
+        const find = this.projects.find(filterOf(query));
         if (fields) find.select(projectionOf(fields));
         const docs = await find.sort({ project_id: 1 }).skip(bounds.offset).limit(bounds.limit).lean();
         return [teacher_id, docs.map((doc) => toRecord(doc))] as const;
@@ -303,6 +325,11 @@ export class ProjectRepository {
     // Projects stored before revisions existed have no entry for revision 1.
     return docs.flatMap((doc) => (doc ? [toChangeRecord(doc)] : []));
   }
+}
+
+/** Conditions on stored fields (a list's filter, a row rule) as Mongoose's filter type. */
+function filterOf(conditions: object): QueryFilter<ProjectDoc> {
+  return conditions as QueryFilter<ProjectDoc>;
 }
 
 /** The projection that reads these fields only (and `_id`, as MongoDB's inclusions do). */
