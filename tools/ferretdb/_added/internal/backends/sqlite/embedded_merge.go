@@ -7,6 +7,7 @@ import (
 	"context"
 	"encoding/hex"
 	"fmt"
+	"strconv"
 	"strings"
 	"sync"
 	"unsafe"
@@ -73,9 +74,9 @@ func (s *embeddedStatement) mergeable() (int, bool) {
 }
 
 // branch returns the statement reading one value of the $in condition `in` (its rows' document and rowid, in the
-// page's order, at most skip+limit) and the arguments for each value. `tag` makes each value's statement text its
-// own, so that each has a prepared statement of its own while all are open.
-func (s *embeddedStatement) branch(selectClause string, in, tag int) (string, [][]any) {
+// page's order, at most skip+limit) and the arguments for each value. Each value's read runs it with " /* <n> */"
+// appended (tagged), so that each has a prepared statement of its own while all are open.
+func (s *embeddedStatement) branch(selectClause string, in int) (string, [][]any) {
 	p := s.plan
 	from := fmt.Sprintf(" FROM %q", p.table)
 	column := strings.TrimSuffix(selectClause, from)
@@ -88,10 +89,7 @@ func (s *embeddedStatement) branch(selectClause string, in, tag int) (string, []
 		}
 	}
 
-	q := fmt.Sprintf(
-		"%s, rowid%s WHERE %s%s LIMIT ? /* %d */",
-		column, from, strings.Join(parts, " AND "), p.orderBy(true), tag,
-	)
+	q := fmt.Sprintf("%s, rowid%s WHERE %s%s LIMIT ?", column, from, strings.Join(parts, " AND "), p.orderBy(true))
 
 	values := p.conds[in].args
 	res := make([][]any, len(values))
@@ -114,6 +112,11 @@ func (s *embeddedStatement) branch(selectClause string, in, tag int) (string, []
 	return q, res
 }
 
+// tagged is a value's statement text: q with its number.
+func tagged(q string, n int) string {
+	return q + " /* " + strconv.Itoa(n) + " */"
+}
+
 // queryMerged runs the statement as a merge of one read per value of its $in condition `in`, in tx (which the
 // returned iterator ends).
 func (s *embeddedStatement) queryMerged(ctx context.Context, db *fsql.DB, tx *fsql.Tx, selectClause string, in int) (*backends.QueryResult, error) { //nolint:lll // for readability
@@ -121,10 +124,10 @@ func (s *embeddedStatement) queryMerged(ctx context.Context, db *fsql.DB, tx *fs
 	n := len(s.plan.conds[in].args)
 	iter := &mergeIterator{ctx: ctx, sort: s.plan.sort, fields: fields(s.plan.sort), skip: s.pd.Skip, left: s.pd.Limit}
 
-	for i := 0; i < n; i++ {
-		q, args := s.branch(selectClause, in, i)
+	q, args := s.branch(selectClause, in)
 
-		rows, err := query(ctx, q, args[i]...)
+	for i := 0; i < n; i++ {
+		rows, err := query(ctx, tagged(q, i), args[i]...)
 		if err != nil {
 			iter.close()
 			_ = tx.Rollback()

@@ -750,8 +750,8 @@ func (c *collection) explainEmbedded(ctx context.Context, db *fsql.DB, meta *met
 
 	// A merge: the plan of its read of the first value (each value's read is the same statement).
 	if in, ok := s.mergeable(); ok {
-		branch, branchArgs := s.branch(prepareSelectClause(meta.TableName, "", false, false), in, 0)
-		sql, args = branch, branchArgs[0]
+		branch, branchArgs := s.branch(prepareSelectClause(meta.TableName, "", false, false), in)
+		sql, args = tagged(branch, 0), branchArgs[0]
 		shown = fmt.Sprintf("%s%d reads in order, merged: %s", embeddedMergeExplained, len(branchArgs), branch)
 	}
 
