@@ -63,6 +63,7 @@ done
 echo "Fuzzing the service at $URL ($EXAMPLES cases per operation, seed $SEED)"
 
 HEADERS=(--header "X-User-Role: admin" --header "X-User-Id: fuzzer")
+GRAPHQL_ONLY=()
 if [[ "$ACCESS" == "1" ]]; then
   # Three projects in each of companies 1 to 4, created by an admin; the fuzzer may read those of 1 and 2 only.
   foreign=()
@@ -79,6 +80,9 @@ if [[ "$ACCESS" == "1" ]]; then
   export FUZZ_FOREIGN_PROJECTS
   HEADERS=(--header "X-User-Role: student" --header "X-User-Id: fuzzer" --header 'X-User-Claims: {"company_ids":[1,2]}')
   CHECKS="$CHECKS,no_foreign_project"
+  # The role table refuses students' personal data to a student (FORBIDDEN), which schemathesis counts as a GraphQL
+  # server error (an error with a path): those three queries are left out.
+  GRAPHQL_ONLY=(--exclude-name-regex '^Query\.(student|students|studentsConnection)$')
   echo "Under row rules (ACCESS_POLICY=examples/access-policy.json) as a student of companies 1 and 2; projects of companies 3 and 4: $FUZZ_FOREIGN_PROJECTS"
 fi
 
@@ -100,7 +104,7 @@ run() {
     --report junit --report-junit-path "$WORK/$name.junit.xml" || status=1
 }
 run rest "$URL/openapi.json" --url "$URL"
-run graphql "$URL/graphql"
+run graphql "$URL/graphql" "${GRAPHQL_ONLY[@]}"
 
 internal=$(grep -c '"internal error"' "$LOG" || true)
 echo
