@@ -19,7 +19,10 @@ import { Project, ProjectChangePage, ProjectPage, ProjectPayload } from "./proje
 @Resolver(() => Project)
 export class ProjectResolver {
   @Authorized(rolesFor("project"))
-  @Query(() => Project, { nullable: true, description: "A project by id; null when none has that id" })
+  @Query(() => Project, {
+    nullable: true,
+    description: "A project by id; null when none has that id, or when the caller's row rules (ACCESS_POLICY) hide it",
+  })
   async project(
     @Arg("projectId", () => Int, { description: "The project's project_id" }) projectId: number,
     @Ctx() ctx: Context,
