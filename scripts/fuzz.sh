@@ -6,6 +6,11 @@
 # server error (status >= 500). schemathesis is installed from PyPI into .fuzz/venv (git-ignored) on first use.
 #
 #   FUZZ_EXAMPLES=500 FUZZ_SEED=7 npm run fuzz
+#
+# FUZZ_ACCESS=1 runs it under row rules: the service gets ACCESS_POLICY=examples/access-policy.json (the contract's
+# example), an admin first creates projects in companies 1 to 4, and the fuzzer acts as a student of companies 1 and 2
+# (X-User-Claims). Every answer is then also checked to hold no project of companies 3 and 4 (scripts/fuzz_hooks.py's
+# no_foreign_project: by company_id, project_id or global id).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -14,6 +19,7 @@ EXAMPLES="${FUZZ_EXAMPLES:-200}"
 SEED="${FUZZ_SEED:-20261122}"
 # not_a_server_error is the gate; FUZZ_CHECKS=all also checks statuses, content types and bodies against the schema.
 CHECKS="${FUZZ_CHECKS:-not_a_server_error}"
+ACCESS="${FUZZ_ACCESS:-0}"
 WORK=".fuzz"
 VENV="$WORK/venv"
 mkdir -p "$WORK"
@@ -40,7 +46,9 @@ trap cleanup EXIT
 # (logged at error level with their detail) and drops the per-request lines.
 PORT="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
 URL="http://127.0.0.1:$PORT"
-DATA_DIR="$DATA_DIR_TMP" PORT="$PORT" HOST=127.0.0.1 RATE_LIMIT_PER_MINUTE=0 LOG_LEVEL=warn NODE_ENV= \
+POLICY=()
+[[ "$ACCESS" == "1" ]] && POLICY=("ACCESS_POLICY=examples/access-policy.json")
+env "${POLICY[@]}" DATA_DIR="$DATA_DIR_TMP" PORT="$PORT" HOST=127.0.0.1 RATE_LIMIT_PER_MINUTE=0 LOG_LEVEL=warn NODE_ENV= \
   node scripts/run.js dist/src/index.js >"$LOG" 2>&1 &
 SERVICE_PID=$!
 
@@ -54,6 +62,30 @@ done
 [[ -n "$ready" ]] || { cat "$LOG"; echo "The service was not ready within 5 minutes" >&2; exit 1; }
 echo "Fuzzing the service at $URL ($EXAMPLES cases per operation, seed $SEED)"
 
+HEADERS=(--header "X-User-Role: admin" --header "X-User-Id: fuzzer")
+GRAPHQL_ONLY=()
+if [[ "$ACCESS" == "1" ]]; then
+  # Three projects in each of companies 1 to 4, created by an admin; the fuzzer may read those of 1 and 2 only.
+  foreign=()
+  for company in 1 2 3 4; do
+    for n in 1 2 3; do
+      id=$(curl -sf "$URL/projects" -H 'content-type: application/json' -H 'x-user-role: admin' -H 'x-user-id: fuzz-seed' \
+        -d "{\"project_name\":\"Seeded $company-$n\",\"project_desc\":\"For the fuzzer\",\"company_id\":$company,\"project_status\":\"proposed\",\"start_date\":\"2026-01-01\",\"end_date\":\"2026-06-30\"}" |
+        python3 -c 'import json, sys; print(json.load(sys.stdin)["data"]["project_id"])')
+      if [[ $company -gt 2 ]]; then foreign+=("$id"); fi
+    done
+  done
+  export FUZZ_ALLOWED_COMPANIES="1,2"
+  FUZZ_FOREIGN_PROJECTS="$(IFS=,; echo "${foreign[*]}")"
+  export FUZZ_FOREIGN_PROJECTS
+  HEADERS=(--header "X-User-Role: student" --header "X-User-Id: fuzzer" --header 'X-User-Claims: {"company_ids":[1,2]}')
+  CHECKS="$CHECKS,no_foreign_project"
+  # The role table refuses students' personal data to a student (FORBIDDEN), which schemathesis counts as a GraphQL
+  # server error (an error with a path): those three queries are left out.
+  GRAPHQL_ONLY=(--exclude-name-regex '^Query\.(student|students|studentsConnection)$')
+  echo "Under row rules (ACCESS_POLICY=examples/access-policy.json) as a student of companies 1 and 2; projects of companies 3 and 4: $FUZZ_FOREIGN_PROJECTS"
+fi
+
 export SCHEMATHESIS_HOOKS="scripts/fuzz_hooks.py"
 status=0
 run() {
@@ -65,15 +97,14 @@ run() {
     --checks "$CHECKS" \
     --max-examples "$EXAMPLES" \
     --seed "$SEED" \
-    --header "X-User-Role: admin" \
-    --header "X-User-Id: fuzzer" \
+    "${HEADERS[@]}" \
     --request-timeout 30 \
     --suppress-health-check all \
     --warnings off \
     --report junit --report-junit-path "$WORK/$name.junit.xml" || status=1
 }
 run rest "$URL/openapi.json" --url "$URL"
-run graphql "$URL/graphql"
+run graphql "$URL/graphql" "${GRAPHQL_ONLY[@]}"
 
 internal=$(grep -c '"internal error"' "$LOG" || true)
 echo

@@ -4,7 +4,7 @@ import fastifyCors from "@fastify/cors";
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
 import { appErrorHandler, appNotFoundHandler } from "./answers/http-fallback";
 import { createAuthenticator } from "./auth/authenticator";
-import type { StatusWorkflow } from "./components/projects";
+import type { ProjectAccessPolicy, StatusWorkflow } from "./components/projects";
 import type { Config } from "./config";
 import type { Database } from "./persistence";
 import { formatGraphqlError } from "./answers/graphql-error";
@@ -35,9 +35,10 @@ export const BODY_LIMIT_BYTES = 1024 * 1024;
 
 /** The part of the service's configuration the app reads (tests and the bench build one with the same fields). */
 export type AppConfig = Pick<
-  Config<StatusWorkflow>,
+  Config<StatusWorkflow, ProjectAccessPolicy>,
   | "auth"
   | "statusWorkflow"
+  | "accessPolicy"
   | "production"
   | "corsOrigins"
   | "explorer"
@@ -82,8 +83,9 @@ export async function createApp({ config, logger, db }: AppOptions): Promise<Fas
   registerPreflightCheck(app);
   await app.register(fastifyCors, corsOptions(config));
 
-  const services = createServices(db, config.statusWorkflow, logger, config.subscriptionPollMs);
-  const authenticator = createAuthenticator(config.auth);
+  const services = createServices(db, config.statusWorkflow, logger, config.subscriptionPollMs, config.accessPolicy);
+  // Row rules name claims: in header mode they come in X-User-Claims, read only when there are rules.
+  const authenticator = createAuthenticator(config.auth, { claimsHeader: config.accessPolicy !== undefined });
   const metrics = new Metrics();
   const stopObservingDb = metrics.observeDatabase(db.connection.getClient());
   // REDIS_URL: rate limits and automatic persisted queries shared by every instance (each falls back to its own).
@@ -127,13 +129,17 @@ export async function createApp({ config, logger, db }: AppOptions): Promise<Fas
   await registerGraphqlEndpoint(app, {
     apollo,
     live,
-    context: async (request): Promise<Context> =>
-      withRequest(request, {
-        caller: await callerOf(request, authenticator),
+    context: async (request): Promise<Context> => {
+      const caller = await callerOf(request, authenticator);
+      const access = services.projects.accessOf(caller);
+      return withRequest(request, {
+        caller,
+        access,
         services,
-        loaders: createLoaders(services),
+        loaders: createLoaders(services, access),
         logger: request.log,
-      }),
+      });
+    },
   });
 
   await app.register(explorerAssets, config);

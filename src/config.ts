@@ -31,13 +31,21 @@ export type AuthConfig =
     };
 
 /** Parsers of the files variables name, each the format of the component that reads it. */
-export interface ConfigFileFormats<Workflow> {
+export interface ConfigFileFormats<Workflow, Policy = unknown> {
   /** PROJECT_STATUS_WORKFLOW (the projects component's parseStatusWorkflow); throws Error with a one-line reason. */
   statusWorkflow(text: string): Workflow;
+  /**
+   * ACCESS_POLICY (the projects component's parseAccessPolicy); throws Error with a one-line reason naming the place.
+   * Tools that serve no request (db:check, db:backup, token…) leave it out, and the variable is not read.
+   */
+  accessPolicy?(text: string): Policy;
 }
 
-/** The service's configuration; `Workflow` is what ConfigFileFormats.statusWorkflow makes of the workflow file. */
-export interface Config<Workflow = unknown> {
+/**
+ * The service's configuration; `Workflow` is what ConfigFileFormats.statusWorkflow makes of the workflow file,
+ * `Policy` what ConfigFileFormats.accessPolicy makes of the row rules.
+ */
+export interface Config<Workflow = unknown, Policy = unknown> {
   port: number;
   host: string;
   mongodbUri?: string;
@@ -47,6 +55,9 @@ export interface Config<Workflow = unknown> {
   auth: AuthConfig;
   statusWorkflow?: Workflow;
   statusWorkflowPath?: string;
+  /** ACCESS_POLICY's row rules for projects; undefined when it is unset (every role reads and changes as its role allows). */
+  accessPolicy?: Policy;
+  accessPolicyPath?: string;
   logLevel: "fatal" | "error" | "warn" | "info" | "debug" | "trace" | "silent";
   /** The longest any database operation may take (DB_TIMEOUT_MS). */
   dbTimeoutMs: number;
@@ -125,6 +136,7 @@ export const SERVICE_VARIABLES = z.object({
   AUTH_JWT_ISSUER: optionalString,
   AUTH_JWT_AUDIENCE: optionalString,
   PROJECT_STATUS_WORKFLOW: optionalString,
+  ACCESS_POLICY: optionalString,
   LOG_LEVEL: oneOf(["fatal", "error", "warn", "info", "debug", "trace", "silent"], "info"),
   DB_TIMEOUT_MS: wholeNumber(5000, 100, 600_000),
   CORS_ORIGINS: optionalString.transform((v, ctx) => {
@@ -172,7 +184,10 @@ export const SERVICE_VARIABLES = z.object({
  * Reads and validates the configuration; throws ConfigError with one line on the first bad variable, or on a file
  * that cannot be read or that `formats` refuses.
  */
-export function loadConfig<Workflow>(env: NodeJS.ProcessEnv, formats: ConfigFileFormats<Workflow>): Config<Workflow> {
+export function loadConfig<Workflow, Policy = unknown>(
+  env: NodeJS.ProcessEnv,
+  formats: ConfigFileFormats<Workflow, Policy>,
+): Config<Workflow, Policy> {
   const e = parseEnv(SERVICE_VARIABLES, env);
   const production = e.NODE_ENV === "production";
 
@@ -205,6 +220,13 @@ export function loadConfig<Workflow>(env: NodeJS.ProcessEnv, formats: ConfigFile
     );
   }
 
+  let accessPolicy: Policy | undefined;
+  let accessPolicyPath: string | undefined;
+  if (e.ACCESS_POLICY && formats.accessPolicy) {
+    accessPolicyPath = path.resolve(e.ACCESS_POLICY);
+    accessPolicy = readConfigFile("ACCESS_POLICY", e.ACCESS_POLICY, accessPolicyPath, formats.accessPolicy);
+  }
+
   let trustedDocuments: TrustedDocuments | undefined;
   let trustedDocumentsPath: string | undefined;
   if (e.TRUSTED_DOCUMENTS) {
@@ -232,6 +254,8 @@ export function loadConfig<Workflow>(env: NodeJS.ProcessEnv, formats: ConfigFile
     auth,
     statusWorkflow,
     statusWorkflowPath,
+    accessPolicy,
+    accessPolicyPath,
     logLevel: e.LOG_LEVEL,
     dbTimeoutMs: e.DB_TIMEOUT_MS,
     corsOrigins: e.CORS_ORIGINS,
@@ -277,7 +301,9 @@ export function loadTracingConfig(env: NodeJS.ProcessEnv): TracingConfig {
 }
 
 /** For entry points: the configuration, or one line on stderr and exit code 1. */
-export function loadConfigOrExit<Workflow>(formats: ConfigFileFormats<Workflow>): Config<Workflow> {
+export function loadConfigOrExit<Workflow, Policy = unknown>(
+  formats: ConfigFileFormats<Workflow, Policy>,
+): Config<Workflow, Policy> {
   try {
     return loadConfig(process.env, formats);
   } catch (err) {

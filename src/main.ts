@@ -7,7 +7,7 @@ import { tracerProvider } from "./tracing";
 import path from "node:path";
 import "reflect-metadata";
 import { createApp } from "./app";
-import { parseStatusWorkflow } from "./components/projects";
+import { parseAccessPolicy, parseStatusWorkflow } from "./components/projects";
 import { loadConfigOrExit } from "./config";
 import { openConfiguredDatabase, type ConfiguredDatabase } from "./db/configured-database";
 import { APP_SCHEMA, type AppModels } from "./persistence";
@@ -19,11 +19,14 @@ import { STARTED_FROM, type StartedFrom } from "./start-bundle";
 const SHUTDOWN_TIMEOUT_MS = 10_000;
 
 async function main(): Promise<void> {
-  const config = loadConfigOrExit({ statusWorkflow: parseStatusWorkflow });
+  const config = loadConfigOrExit({ statusWorkflow: parseStatusWorkflow, accessPolicy: parseAccessPolicy });
   const logger = createLogger({ level: config.logLevel, production: config.production });
   if (config.auth.mode === "header") {
-    logger.warn("Auth is in header mode: X-User-Role and X-User-Id are trusted as sent (development only)");
+    logger.warn(
+      `Auth is in header mode: X-User-Role and X-User-Id${config.accessPolicy ? ", and X-User-Claims," : ""} are trusted as sent (development only)`,
+    );
   }
+  if (config.accessPolicyPath) logger.info(`Row rules for projects from ACCESS_POLICY (${config.accessPolicyPath})`);
 
   let database: ConfiguredDatabase<AppModels> | undefined;
   try {

@@ -1,5 +1,10 @@
 // The domain services of one app instance; stateless, shared by GraphQL and REST.
-import { ProjectChangeFeed, ProjectService, type StatusWorkflow } from "./components/projects";
+import {
+  ProjectChangeFeed,
+  ProjectService,
+  type ProjectAccessPolicy,
+  type StatusWorkflow,
+} from "./components/projects";
 import { ProjectRepository } from "./components/projects/persistence";
 import { StudentService } from "./components/students";
 import { StudentRepository } from "./components/students/persistence";
@@ -23,13 +28,15 @@ const DEFAULT_POLL_MS = 250;
 /**
  * The services of one app instance. `logger` hears of stored records the API cannot answer (they arrive by imports or
  * direct writes, never through the service): reads leave them out and name collection, id and field here; and of
- * the change feed failing to read the log (it retries at its next tick).
+ * the change feed failing to read the log (it retries at its next tick). `accessPolicy` is ACCESS_POLICY's row rules
+ * (undefined: unset).
  */
 export function createServices(
   db: Database,
   workflow: StatusWorkflow | undefined,
   logger: Logger,
   subscriptionPollMs = DEFAULT_POLL_MS,
+  accessPolicy?: ProjectAccessPolicy,
 ): Services {
   const report = (problem: UnanswerableRecord) =>
     logger.warn(
@@ -43,6 +50,7 @@ export function createServices(
     teachers,
     workflow,
     report,
+    accessPolicy,
   );
   return {
     teachers,

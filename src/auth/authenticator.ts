@@ -1,7 +1,8 @@
 // Authentication of a request from its headers, in the two modes of the contract:
 //   jwt    — Authorization: Bearer <token> (HS256 secret or JWKS), exp required, issuer/audience when configured;
 //            the X-User-Role header, when sent, must be one of the token's roles.
-//   header — development only: X-User-Role is trusted as sent, X-User-Id optionally names the caller.
+//   header — development only: X-User-Role is trusted as sent, X-User-Id optionally names the caller; with row rules
+//            (ACCESS_POLICY), X-User-Claims holds the claims a token would carry, as a JSON object.
 import type { IncomingHttpHeaders } from "node:http";
 import type { JWTPayload } from "jose";
 import type { AuthConfig } from "../config";
@@ -11,6 +12,40 @@ import { parseRole, ROLES, type Role } from "./roles";
 export interface Authenticator {
   mode: AuthConfig["mode"];
   authenticate(headers: IncomingHttpHeaders): Promise<Caller>;
+}
+
+export interface AuthenticatorOptions {
+  /**
+   * Header mode reads X-User-Claims (row rules need claims: ACCESS_POLICY is set). Without it the header is ignored,
+   * as before row rules existed.
+   */
+  claimsHeader?: boolean;
+}
+
+/** The most bytes of X-User-Claims read (a token's claims are far fewer). */
+const MAX_CLAIMS_HEADER_BYTES = 8192;
+
+/**
+ * X-User-Claims: a JSON object of claims, as a token's payload holds them; `sub` is X-User-Id's. Undefined when the
+ * header is absent; an error reason when it is not such an object.
+ */
+function claimsHeader(headers: IncomingHttpHeaders): { claims?: Record<string, unknown>; error?: string } {
+  const raw = header(headers, "x-user-claims");
+  if (raw === undefined || raw.trim() === "") return {};
+  const refuse = (why: string) => ({ error: `X-User-Claims ${why}` });
+  if (Buffer.byteLength(raw) > MAX_CLAIMS_HEADER_BYTES)
+    return refuse(`is longer than ${MAX_CLAIMS_HEADER_BYTES} bytes`);
+  let claims: unknown;
+  try {
+    claims = JSON.parse(raw);
+  } catch {
+    return refuse('must be a JSON object of claims, e.g. {"company_ids":[1,2]}');
+  }
+  if (claims === null || typeof claims !== "object" || Array.isArray(claims)) {
+    return refuse('must be a JSON object of claims, e.g. {"company_ids":[1,2]}');
+  }
+  if (Object.hasOwn(claims, "sub")) return refuse("must not hold sub: X-User-Id names the caller");
+  return { claims: claims as Record<string, unknown> };
 }
 
 const ROLE_LIST = ROLES.join(", ");
@@ -28,7 +63,7 @@ function roleHeader(headers: IncomingHttpHeaders): { role?: Role; error?: string
   return role ? { role } : { error: `X-User-Role "${raw.slice(0, 40)}" is not a role; use one of ${ROLE_LIST}` };
 }
 
-export function createAuthenticator(config: AuthConfig): Authenticator {
+export function createAuthenticator(config: AuthConfig, settings: AuthenticatorOptions = {}): Authenticator {
   if (config.mode === "header") {
     return {
       mode: "header",
@@ -36,8 +71,12 @@ export function createAuthenticator(config: AuthConfig): Authenticator {
         const { role, error } = roleHeader(headers);
         if (error) return { authenticated: false, reason: error };
         if (!role) return { authenticated: false, reason: `X-User-Role header is required (${ROLE_LIST})` };
-        const id = header(headers, "x-user-id")?.trim();
-        return { authenticated: true, role, id: id ? id.slice(0, 200) : undefined };
+        const raw = header(headers, "x-user-id")?.trim();
+        const id = raw ? raw.slice(0, 200) : undefined;
+        if (!settings.claimsHeader) return { authenticated: true, role, id };
+        const given = claimsHeader(headers);
+        if (given.error) return { authenticated: false, reason: given.error };
+        return { authenticated: true, role, id, claims: { ...given.claims, ...(id === undefined ? {} : { sub: id }) } };
       },
     };
   }
@@ -93,7 +132,7 @@ export function createAuthenticator(config: AuthConfig): Authenticator {
       if (role && !roles.map((r: string) => r.toLowerCase()).includes(role)) {
         return { authenticated: false, reason: `X-User-Role ${role} is not among the token's roles` };
       }
-      return { authenticated: true, role, id: payload.sub, expiresAt: payload.exp! * 1000 };
+      return { authenticated: true, role, id: payload.sub, expiresAt: payload.exp! * 1000, claims: payload };
     },
   };
 }

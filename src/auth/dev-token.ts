@@ -10,11 +10,16 @@ export interface DevTokenOptions {
   expiresIn?: string | number;
   issuer?: string;
   audience?: string;
+  /** More claims for row rules (ACCESS_POLICY), e.g. { company_ids: [1, 2] }; sub, roles and the times are set above. */
+  claims?: Record<string, unknown>;
 }
+
+/** Claims the options above set: --claim may not give them. */
+export const RESERVED_CLAIMS = ["sub", "roles", "iat", "exp", "nbf", "iss", "aud", "jti"] as const;
 
 export async function mintDevToken(options: DevTokenOptions): Promise<string> {
   const now = Math.floor(Date.now() / 1000);
-  let jwt = new SignJWT({ roles: options.roles })
+  let jwt = new SignJWT({ ...options.claims, roles: options.roles })
     .setProtectedHeader({ alg: "HS256", typ: "JWT" })
     .setSubject(options.sub)
     .setIssuedAt(now)

@@ -10,15 +10,22 @@
 import type { Model, QueryFilter } from "mongoose";
 import type { KeysetRead, KeysetWindow } from "../shared/keyset-pagination";
 
-/** Equality conditions on a collection's fields (a list's filter). */
+/** Conditions on a collection's fields (a list's filter): equality, or `$in`. */
 export type Conditions = Record<string, unknown>;
 
-/** The filter of a window's range of `key` added to `filter`. */
+/**
+ * The filter of a window's range of `key` added to `filter`. A condition the filter already puts on `key` (a row
+ * rule naming the key: equality or `$in`) is kept beside the range.
+ */
 function keysetFilter(filter: Conditions, key: string, window: KeysetWindow): Conditions {
   const range: { $gt?: number; $lt?: number } = {};
   if (window.after !== undefined) range.$gt = window.after;
   if (window.before !== undefined) range.$lt = window.before;
-  return Object.keys(range).length > 0 ? { ...filter, [key]: range } : filter;
+  if (Object.keys(range).length === 0) return filter;
+  const own = filter[key];
+  if (own === undefined) return { ...filter, [key]: range };
+  const operators = own !== null && typeof own === "object" && !Array.isArray(own) ? own : { $eq: own };
+  return { ...filter, [key]: { ...operators, ...range } };
 }
 
 /** One keyset page of the documents matching `filter`, in ascending `key` order; with `projection`, only those fields. */

@@ -2,7 +2,7 @@
 import type { Caller } from "../auth/caller";
 import type { RequestLogger } from "../logger";
 import type { Services } from "../services";
-import { createProjectLoaders, type ProjectLoaders } from "../components/projects";
+import { createProjectLoaders, type ProjectAccess, type ProjectLoaders } from "../components/projects";
 import { createStudentLoaders, type StudentLoaders } from "../components/students";
 import { createTeacherLoaders, type TeacherLoaders } from "../components/teachers";
 
@@ -18,6 +18,8 @@ export interface LiveOperation {
 
 export interface Context {
   caller: Caller;
+  /** The caller's row rules for projects (ACCESS_POLICY), compiled once: every project read and change applies them. */
+  access: ProjectAccess;
   services: Services;
   loaders: Loaders;
   logger: RequestLogger;
@@ -25,10 +27,13 @@ export interface Context {
   live?: LiveOperation;
 }
 
-/** Fresh loaders for one request, so cached rows never outlive it. */
-export function createLoaders(services: Services): Loaders {
+/**
+ * Fresh loaders for one request, so cached rows never outlive it; the project loaders read under the caller's row
+ * rules, fixed for the request, so no key of one caller's loader holds what another may read.
+ */
+export function createLoaders(services: Services, access: ProjectAccess): Loaders {
   return {
-    ...createProjectLoaders(services.projects),
+    ...createProjectLoaders(services.projects, access),
     ...createTeacherLoaders(services.teachers),
     ...createStudentLoaders(services.students),
   };

@@ -4,7 +4,7 @@
 // - Upgrade: a Fastify request like any other (request id, draining 503 while shutting down, the per-caller rate
 //   limit); over WS_MAX_CONNECTIONS it is refused with 503 before any WebSocket exists.
 // - connection_init: authentication from its payload, as the HTTP headers would carry it ({authorization: "Bearer
-//   …"} in jwt mode, {"x-user-role", "x-user-id"} in header mode). Refused: close 4403 Forbidden with the reason. A
+//   …"} in jwt mode, {"x-user-role", "x-user-id"} in header mode, and "x-user-claims" with ACCESS_POLICY). Refused: close 4403 Forbidden with the reason. A
 //   token's expiry closes the connection with 4403 too (graphql-ws's client retries 4403, so a client whose
 //   connectionParams fetch a fresh token reconnects, and resumes from its cursors).
 // - subscribe: counts against the same per-caller rate limit as HTTP requests; at most SUBSCRIPTIONS_PER_CONNECTION
@@ -84,11 +84,17 @@ function documentError(
   return new GraphQLError(message, { extensions: { code, reason } });
 }
 
-/** Headers as the authenticator reads them, from a connection_init payload (string values only). */
+/**
+ * Headers as the authenticator reads them, from a connection_init payload (string values only; x-user-claims may
+ * also be the JSON object itself).
+ */
 function headersOf(params: Record<string, unknown> | undefined): Record<string, string> {
   const headers: Record<string, string> = {};
-  for (const [name, value] of Object.entries(params ?? {})) {
-    if (typeof value === "string" && value.length <= 8192) headers[name.toLowerCase()] = value;
+  for (const [name, given] of Object.entries(params ?? {})) {
+    const key = name.toLowerCase();
+    const value =
+      key === "x-user-claims" && given !== null && typeof given === "object" ? JSON.stringify(given) : given;
+    if (typeof value === "string" && value.length <= 8192) headers[key] = value;
   }
   return headers;
 }
@@ -328,10 +334,13 @@ export class LiveServer {
         ),
       ];
     }
+    const { services } = this.options;
+    const access = services.projects.accessOf(caller);
     const context: Context = {
       caller,
-      services: this.options.services,
-      loaders: createLoaders(this.options.services),
+      access,
+      services,
+      loaders: createLoaders(services, access),
       logger: request.log,
       live: {
         onOverflow: () => {

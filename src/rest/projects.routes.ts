@@ -14,8 +14,9 @@ export const projectRoutes: RestRoute[] = [
     successStatus: 201,
     body: CreateProjectInput,
     response: ProjectEnvelope,
-    domainErrors: [409],
-    run: (services, _params, body, actor) => services.projects.create(body, actor),
+    // 403: ACCESS_POLICY's read rule would not let the creator read the project.
+    domainErrors: [403, 409],
+    run: (services, _params, body, actor, access) => services.projects.create(body, actor, access),
   }),
   restRoute({
     method: "PUT",
@@ -28,7 +29,8 @@ export const projectRoutes: RestRoute[] = [
     body: AssignTeacherInput,
     response: ProjectEnvelope,
     domainErrors: [404, 409],
-    run: (services, params, body, actor) => services.projects.assignTeacher(pathId(params.projectId), body, actor),
+    run: (services, params, body, actor, access) =>
+      services.projects.assignTeacher(pathId(params.projectId), body, actor, access),
   }),
   restRoute({
     method: "PUT",
@@ -40,8 +42,10 @@ export const projectRoutes: RestRoute[] = [
     pathArg: ProjectIdArg,
     body: UpdateProjectStatusInput,
     response: ProjectEnvelope,
-    // 409: expected_revision is not the current revision, or the status keeps changing concurrently.
-    domainErrors: [404, 409],
-    run: (services, params, body, actor) => services.projects.updateStatus(pathId(params.projectId), body, actor),
+    // 403: outside ACCESS_POLICY's change rule. 409: expected_revision is not the current revision, or the status keeps
+    // changing concurrently.
+    domainErrors: [403, 404, 409],
+    run: (services, params, body, actor, access) =>
+      services.projects.updateStatus(pathId(params.projectId), body, actor, access),
   }),
 ];

@@ -91,8 +91,10 @@ export const restPlugin: FastifyPluginAsync<RestPluginOptions> = async (app, { s
       },
       handler: async (request, reply) => {
         // The caller authenticated once for this request (the app's onRequest hook) is the actor of the change.
-        const actor = actorOf(await callerOf(request, authenticator));
-        const data = await route.run(services, request.params as Record<string, string>, request.body, actor);
+        const caller = await callerOf(request, authenticator);
+        const actor = actorOf(caller);
+        const params = request.params as Record<string, string>;
+        const data = await route.run(services, params, request.body, actor, services.projects.accessOf(caller));
         return reply.code(route.successStatus).send(successBody(route.operation, data));
       },
     });

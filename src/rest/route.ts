@@ -3,6 +3,7 @@
 // routes file stays a list of declarations.
 import type { Operation } from "../auth/access-policy";
 import type { Actor } from "../auth/actor";
+import type { ProjectAccess } from "../components/projects";
 import type { z } from "zod";
 import type { Services } from "../services";
 import type { BodySchema } from "./schemas";
@@ -24,8 +25,17 @@ export interface RestRoute<Body = unknown> {
   response: { $id: string };
   /** Error statuses the service may answer besides 400/401/403/500 (e.g. 404, 409). */
   domainErrors: number[];
-  /** The one service call; params are the validated path strings, body the JSON body of the schema's shape, actor the caller. */
-  run(services: Services, params: Record<string, string>, body: Body, actor: Actor): Promise<unknown>;
+  /**
+   * The one service call; params are the validated path strings, body the JSON body of the schema's shape, actor the
+   * caller, access the caller's row rules for projects (ACCESS_POLICY).
+   */
+  run(
+    services: Services,
+    params: Record<string, string>,
+    body: Body,
+    actor: Actor,
+    access: ProjectAccess,
+  ): Promise<unknown>;
 }
 
 /** Declares a route; `body` in run() gets the type of the body schema's zod shape, so no route takes `any`. */

@@ -140,7 +140,9 @@ export const badRequest = (message: string, field: string | null, reason: FieldE
 /** Not authenticated, or (where the role table says so) a role that may not act: always NOT_ALLOWED. */
 export const unauthorized = (message: string) =>
   failure(ErrorCode.UNAUTHORIZED, message, null, FieldErrorReason.NOT_ALLOWED);
-export const forbidden = (message: string) => failure(ErrorCode.FORBIDDEN, message, null, FieldErrorReason.NOT_ALLOWED);
+/** A role or row rule that may not act; `field` names the input field or argument the refusal concerns, if any. */
+export const forbidden = (message: string, field: string | null = null) =>
+  failure(ErrorCode.FORBIDDEN, message, field, FieldErrorReason.NOT_ALLOWED);
 export const notFound = (message: string, field: string | null = null) =>
   failure(ErrorCode.NOT_FOUND, message, field, FieldErrorReason.NOT_FOUND);
 export const conflict = (message: string, field: string | null, reason: FieldErrorReason) =>

@@ -1,10 +1,11 @@
 // The documentation stays true where a test can tell: the status workflow example in the API guide is exactly
-// examples/status-workflow.json (the file tests and PROJECT_STATUS_WORKFLOW use) and the service accepts it; every
+// examples/status-workflow.json (the file tests and PROJECT_STATUS_WORKFLOW use) and the service accepts it, and so
+// is the row rules example (examples/access-policy.json, the contract's, for ACCESS_POLICY); every
 // relative link of the README and docs/ resolves, to a file that exists and, for a #fragment, a heading in it; and
 // the README stays a front door.
 import fs from "node:fs";
 import path from "node:path";
-import { parseStatusWorkflow } from "../../src/components/projects";
+import { parseAccessPolicy, parseStatusWorkflow } from "../../src/components/projects";
 
 const REPO = path.resolve(__dirname, "../..");
 const read = (file: string) => fs.readFileSync(path.join(REPO, file), "utf8");
@@ -48,6 +49,14 @@ it("when the API guide shows the project status workflow format, then its exampl
 
   expect(JSON.parse(shown)).toEqual(JSON.parse(example));
   expect(parseStatusWorkflow(shown).statuses).toEqual(["proposed", "in_progress", "on_hold", "completed", "cancelled"]);
+});
+
+it("when the API guide shows the row rules format, then its example equals examples/access-policy.json, which the service accepts", () => {
+  const example = read("examples/access-policy.json");
+  const shown = jsonBlockUnder("docs/api.md", "Row-level access");
+
+  expect(JSON.parse(shown)).toEqual(JSON.parse(example));
+  expect(() => parseAccessPolicy(example)).not.toThrow();
 });
 
 it.each(MARKDOWN)(

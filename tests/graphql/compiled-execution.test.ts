@@ -8,6 +8,7 @@ import { execute, parse, type ExecutionResult, type GraphQLSchema } from "graphq
 import { compileQuery, isCompiledQuery } from "graphql-jit";
 import { compiledExecutionGateway } from "../../src/graphql/compiled-execution";
 import { createLoaders, type Context } from "../../src/graphql/context";
+import { UNRESTRICTED } from "../../src/components/projects";
 import { getSchema } from "../../src/graphql/schema";
 import type { Database } from "../../src/persistence";
 import { createServices, type Services } from "../../src/services";
@@ -111,8 +112,9 @@ afterAll(async () => {
 function contextFor(role: "admin" | "student"): Context {
   return {
     caller: { authenticated: true, role, id: `${role}-1` },
+    access: UNRESTRICTED,
     services,
-    loaders: createLoaders(services),
+    loaders: createLoaders(services, UNRESTRICTED),
     logger: silentLogger,
   };
 }

@@ -10,7 +10,15 @@ export const JWT_AUTH: AuthConfig = { mode: "jwt", secret: TEST_SECRET, issuer: 
 
 export function token(
   roles: string[],
-  options: { sub?: string; expiresIn?: string | number; secret?: string; issuer?: string; audience?: string } = {},
+  options: {
+    sub?: string;
+    expiresIn?: string | number;
+    secret?: string;
+    issuer?: string;
+    audience?: string;
+    /** More claims (row rules: company_ids, teacher_id …). */
+    claims?: Record<string, unknown>;
+  } = {},
 ) {
   return mintDevToken({
     secret: options.secret ?? TEST_SECRET,
@@ -19,6 +27,7 @@ export function token(
     expiresIn: options.expiresIn ?? "1h",
     issuer: options.issuer ?? TEST_ISSUER,
     audience: options.audience ?? TEST_AUDIENCE,
+    claims: options.claims,
   });
 }
 

@@ -1,5 +1,6 @@
 // Per-request DataLoaders: answers in key order, and a mutation earlier in the same request never leaves a stale
 // cached teacher or teacher's project list for a later field of that request.
+import { UNRESTRICTED } from "../../src/components/projects";
 import { createLoaders } from "../../src/graphql/context";
 import { createServices } from "../../src/services";
 import {
@@ -31,7 +32,7 @@ describe("per-request loaders", () => {
 
   it("when teachers are loaded by ids in any order, then answers follow the keys, with null for an unknown id", async () => {
     await insertTeachers(t.db, [1, 2, 3]);
-    const loaders = createLoaders(createServices(t.db, undefined, silentLogger));
+    const loaders = createLoaders(createServices(t.db, undefined, silentLogger), UNRESTRICTED);
     const teachers = await loaders.teacherById.loadMany([3, 99, 1, 2]);
     expect(teachers.map((x) => (x && !(x instanceof Error) ? x.teacher_id : x))).toEqual([3, null, 1, 2]);
   });
@@ -45,7 +46,7 @@ describe("per-request loaders", () => {
       { project_id: 2, teacher_id: 1 },
       { project_id: 5, teacher_id: null },
     ]);
-    const loaders = createLoaders(createServices(t.db, undefined, silentLogger));
+    const loaders = createLoaders(createServices(t.db, undefined, silentLogger), UNRESTRICTED);
     const lists = await Promise.all(
       [2, 3, 1, 7].map((id) => loaders.projectsByTeacherId.load({ teacher_id: id, offset: 0, limit: 20 })),
     );

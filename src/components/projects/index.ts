@@ -6,6 +6,15 @@ export { createProjectLoaders, type ProjectLoaders } from "./project.loaders";
 export { ProjectService, type ProjectRecord } from "./project.service";
 export * from "./project.schemas";
 export { parseStatusWorkflow, type StatusWorkflow } from "./status-workflow";
+export {
+  accessOf,
+  parseAccessPolicy,
+  ProjectAccessPolicy,
+  NO_ACCESS,
+  UNRESTRICTED,
+  type Claims,
+  type ProjectAccess,
+} from "./project.access";
 export { storedChangeProblems, storedProjectProblems } from "./project.stored";
 export {
   ProjectChangeFeed,

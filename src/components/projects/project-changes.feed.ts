@@ -12,6 +12,9 @@
 // - A project's subscriber resuming from a revision starts at that revision's position and replays the project's
 //   entries after it (one index: project_id, seq), as any subscriber does (a project's revisions are in the log in
 //   revision order).
+// - Row rules (ACCESS_POLICY): a subscriber gets only the changes whose project, as of the change, meets its caller's
+//   read rule; live, checked on the event; in replay, read with the log (the rule on the entry's project state), so
+//   hidden entries are never read in whole.
 // - Bounded: a subscriber holds at most bufferEvents undelivered events; past that it is a slow consumer, the
 //   transport disconnects it (onOverflow) and it may resume from its last cursor. Events are built once per change
 //   and shared by every subscriber.
@@ -19,6 +22,7 @@ import { badRequest, FieldErrorReason, notFound } from "../../shared/errors";
 import { validate } from "../../shared/validation";
 import { z } from "zod";
 import type { CommittedChange, ProjectChangeLog } from "./project-changes.log";
+import { meets, restricts, UNRESTRICTED, type ProjectAccess, type ProjectQuery } from "./project.access";
 import { decodeCursor, encodeCursor } from "./project-changes.cursor";
 import { ProjectFilterSchema, ProjectIdArg, type ProjectFilter } from "./project.schemas";
 import type { ProjectRecord } from "./project.records";
@@ -69,6 +73,21 @@ function filterMatch(filter: ProjectFilter): (change: CommittedChange) => boolea
   };
 }
 
+/** `match`, and the caller's read rule on the project as of the change (unchanged when the rule restricts nothing). */
+function readableMatch(
+  match: (change: CommittedChange) => boolean,
+  access: ProjectAccess,
+): (change: CommittedChange) => boolean {
+  if (!restricts(access.read)) return match;
+  return (change) => meets(change.project, access.read) && match(change);
+}
+
+/** The read rule as the replay's filter on the log: undefined when it restricts nothing. */
+function replayWhere(access: ProjectAccess): ProjectQuery | undefined {
+  if (!restricts(access.read)) return undefined;
+  return access.read ?? { project_id: { $in: [] } };
+}
+
 class Subscriber implements AsyncIterableIterator<ProjectChangeEvent> {
   /** Queued for the consumer, in order. */
   private readonly queue: ProjectChangeEvent[] = [];
@@ -84,6 +103,8 @@ class Subscriber implements AsyncIterableIterator<ProjectChangeEvent> {
     readonly match: (change: CommittedChange) => boolean,
     /** The one project it follows, if it follows one (its replay reads that project's entries only). */
     readonly projectId: number | undefined,
+    /** The caller's read rule, read with the log in replay (entries it hides are passed over). */
+    readonly where: ProjectQuery | undefined,
     private readonly hooks: SubscriberHooks,
     private readonly bufferEvents: number,
   ) {}
@@ -157,7 +178,9 @@ export class ProjectChangeFeed {
 
   constructor(
     private readonly log: ProjectChangeLog,
-    private readonly projects: { get(projectId: number): Promise<ProjectRecord | null> },
+    private readonly projects: {
+      get(projectId: number, options: { access: ProjectAccess }): Promise<ProjectRecord | null>;
+    },
     options: ProjectChangeFeedOptions,
   ) {
     this.options = { ...DEFAULTS, ...options };
@@ -169,12 +192,13 @@ export class ProjectChangeFeed {
   }
 
   /**
-   * Changes of every project matching `filter`: after the cursor `after` (replayed from the log), else from now.
-   * BAD_REQUEST naming `after` when it is not a cursor of this log.
+   * Changes of every project matching `filter` (and `access`'s read rule): after the cursor `after` (replayed from the
+   * log), else from now. BAD_REQUEST naming `after` when it is not a cursor of this log.
    */
   async subscribeAll(
     args: { filter?: ProjectFilter | null; after?: string | null },
     hooks: SubscriberHooks,
+    access: ProjectAccess = UNRESTRICTED,
   ): Promise<AsyncIterableIterator<ProjectChangeEvent>> {
     const filter = validate(ProjectFilterSchema, args.filter ?? {});
     let from: number | undefined;
@@ -189,19 +213,22 @@ export class ProjectChangeFeed {
       }
     }
     await this.start();
-    return this.subscribe(from ?? this.head, filterMatch(filter), undefined, hooks);
+    const match = readableMatch(filterMatch(filter), access);
+    return this.subscribe(from ?? this.head, match, undefined, replayWhere(access), hooks);
   }
 
   /**
    * Changes of one project: its revisions after `after_revision` (replayed in order), then live; without it, from
-   * now. NOT_FOUND when the project does not exist; BAD_REQUEST when after_revision is beyond its revision.
+   * now. NOT_FOUND when the project does not exist (or `access`'s read rule hides it); BAD_REQUEST when
+   * after_revision is beyond its revision. Revisions the read rule hides are left out.
    */
   async subscribeProject(
     args: { projectId: number; after_revision?: number | null },
     hooks: SubscriberHooks,
+    access: ProjectAccess = UNRESTRICTED,
   ): Promise<AsyncIterableIterator<ProjectChangeEvent>> {
     const { projectId, after_revision } = validate(AfterRevisionArgs, args);
-    const project = await this.projects.get(projectId);
+    const project = await this.projects.get(projectId, { access });
     if (!project) throw notFound(`project ${projectId} does not exist`, "projectId");
     if (after_revision != null && after_revision > project.revision) {
       throw badRequest(
@@ -214,9 +241,11 @@ export class ProjectChangeFeed {
     // From that revision's position (0 when the log lacks it: revision 1 of a project stored before the log); even
     // when after_revision is the revision just read, a change may have committed since: the replay reads it.
     const from = after_revision == null ? this.head : ((await this.log.revision(projectId, after_revision))?.seq ?? 0);
-    const match = (change: CommittedChange) =>
-      change.project_id === projectId && change.change.revision > (after_revision ?? 0);
-    return this.subscribe(from, match, projectId, hooks);
+    const match = readableMatch(
+      (change) => change.project_id === projectId && change.change.revision > (after_revision ?? 0),
+      access,
+    );
+    return this.subscribe(from, match, projectId, replayWhere(access), hooks);
   }
 
   /** Reads the log now (this instance committed a change). */
@@ -243,10 +272,11 @@ export class ProjectChangeFeed {
     position: number,
     match: (change: CommittedChange) => boolean,
     projectId: number | undefined,
+    where: ProjectQuery | undefined,
     hooks: SubscriberHooks,
   ): Subscriber {
     if (this.stopped) throw new Error("the change feed is stopped");
-    const subscriber = new Subscriber(this, position, match, projectId, hooks, this.options.bufferEvents);
+    const subscriber = new Subscriber(this, position, match, projectId, where, hooks, this.options.bufferEvents);
     if (subscriber.position >= this.head) this.live.add(subscriber);
     else subscriber.replay = () => this.replayStep(subscriber);
     return subscriber;
@@ -307,8 +337,10 @@ export class ProjectChangeFeed {
       return true;
     }
     const head = this.head;
-    const entries = await this.log.after(subscriber.position, this.options.batch, subscriber.projectId);
-    // A project's replay reads its entries only: past its last one, it has passed every position up to the head.
+    const { projectId, where } = subscriber;
+    const entries = await this.log.after(subscriber.position, this.options.batch, { projectId, where });
+    // A replay reads only the entries it may deliver (a project's, those its read rule shows): past the last one, it
+    // has passed every position up to the head.
     if (entries.length === 0) subscriber.position = head;
     for (const entry of entries) {
       if (entry.seq <= subscriber.position) continue;

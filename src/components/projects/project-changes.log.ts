@@ -22,6 +22,7 @@ import {
   type ProjectChangeLogDoc,
   type ProjectChangeModel,
 } from "./project-changes.model";
+import type { ProjectQuery } from "./project.access";
 import type { ProjectModel } from "./project.model";
 import {
   revisionKey,
@@ -223,10 +224,21 @@ export class ProjectChangeLog {
     return keys.map((key) => byKey.get(key) ?? null);
   }
 
-  /** Up to `limit` entries after position `seq`, in order (of one project only, given `projectId`). */
-  async after(seq: number, limit: number, projectId?: number): Promise<ChangeLogEntry[]> {
+  /**
+   * Up to `limit` entries after position `seq`, in order; only: those of one project (`projectId`), those whose project
+   * state meets a reader's row rule (`where`).
+   */
+  async after(
+    seq: number,
+    limit: number,
+    only: { projectId?: number; where?: ProjectQuery } = {},
+  ): Promise<ChangeLogEntry[]> {
+    const filter: Record<string, unknown> = { seq: { $gt: seq } };
+    if (only.projectId !== undefined) filter.project_id = only.projectId;
+    // A reader's row rule on the project as of each change (an entry's project state is stored with it).
+    for (const [field, condition] of Object.entries(only.where ?? {})) filter[`project.${field}`] = condition;
     const docs = await this.changes
-      .find(projectId === undefined ? { seq: { $gt: seq } } : { project_id: projectId, seq: { $gt: seq } })
+      .find(filter)
       .sort({ seq: 1 })
       .limit(limit)
       .lean<ProjectChangeLogDoc[]>();

@@ -70,7 +70,7 @@ function liveOf(context: Context): LiveOperation {
 /** Per event: the caller may still read (else the connection closes), and relations are read afresh. */
 function deliver(event: ProjectChangeEventRecord, ctx: Context): ProjectChangeEventRecord {
   liveOf(ctx).authorizeEvent();
-  ctx.loaders = createLoaders(ctx.services);
+  ctx.loaders = createLoaders(ctx.services, ctx.access);
   return event;
 }
 
@@ -81,7 +81,7 @@ export class ProjectChangesResolver {
     description:
       "Changes of one project committed after after_revision (replayed in order), then live; without it, from now",
     subscribe: ({ args, context }: SubscribeData<ProjectChangedArgs>) =>
-      context.services.projectChanges.subscribeProject(args, liveOf(context)),
+      context.services.projectChanges.subscribeProject(args, liveOf(context), context.access),
   })
   projectChanged(
     @Root() event: ProjectChangeEventRecord,
@@ -96,7 +96,7 @@ export class ProjectChangesResolver {
     description:
       "Changes of every project matching filter, committed after the cursor after (replayed in order), then live; without after, from now. Every subscriber gets them in the same order",
     subscribe: ({ args, context }: SubscribeData<ProjectChangesArgs>) =>
-      context.services.projectChanges.subscribeAll(args, liveOf(context)),
+      context.services.projectChanges.subscribeAll(args, liveOf(context), context.access),
   })
   projectChanges(
     @Root() event: ProjectChangeEventRecord,

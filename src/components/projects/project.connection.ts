@@ -41,6 +41,7 @@ export class ProjectConnectionResolver {
     const connection = await ctx.services.projects.pageByKeyset(filter ?? {}, request, {
       total: selectsField(info, "totalCount"),
       fields: projectFieldsFor(nodeFields),
+      access: ctx.access,
     });
     if (nodeFields.has("teacher")) await loadTeachersOf(connection.nodes, ctx);
     return connection;

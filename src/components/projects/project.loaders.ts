@@ -1,6 +1,9 @@
-// Per-request DataLoaders of project relations: one batched query per relation (and page) per request.
+// Per-request DataLoaders of project relations: one batched query per relation (and page) per request. Each set of
+// loaders reads under one caller's row rules (ACCESS_POLICY), fixed when the request's loaders are made, so a cached
+// key never holds what another caller may read.
 import DataLoader from "dataloader";
 import type { Connection, ConnectionRequest } from "../../shared/keyset-pagination";
+import type { ProjectAccess } from "./project.access";
 import type { ProjectField, ProjectRecord, ProjectService } from "./project.service";
 
 /** One page of one teacher's projects (Teacher.projects(offset, limit)), and the fields to read (all: undefined). */
@@ -26,25 +29,25 @@ export interface ProjectLoaders {
   projectById: DataLoader<number, ProjectRecord | null>;
 }
 
-export function createProjectLoaders(projects: ProjectService): ProjectLoaders {
+export function createProjectLoaders(projects: ProjectService, access: ProjectAccess): ProjectLoaders {
   return {
     projectsByTeacherId: new DataLoader(
       (keys) =>
         byPage(
           keys,
           ({ offset, limit, fields }) => ({ offset, limit, fields }),
-          (teacherIds, { fields, ...page }) => projects.findByTeacherIds(teacherIds, page, { fields }),
+          (teacherIds, { fields, ...page }) => projects.findByTeacherIds(teacherIds, page, { fields, access }),
         ),
       { cacheKeyFn: (key) => `${key.teacher_id}:${key.offset}:${key.limit}:${key.fields?.join(",") ?? "*"}` },
     ),
     projectsConnectionByTeacherId: new DataLoader(
       (keys) =>
         byPage(keys, connectionPageOf, (teacherIds, { totalCount, ...request }) =>
-          projects.pageByTeacherIds(teacherIds, request, { total: totalCount }),
+          projects.pageByTeacherIds(teacherIds, request, { total: totalCount, access }),
         ),
       { cacheKeyFn: (key) => JSON.stringify([key.teacher_id, connectionPageOf(key)]) },
     ),
-    projectById: new DataLoader((ids) => projects.findByIds(ids)),
+    projectById: new DataLoader((ids) => projects.findByIds(ids, { access })),
   };
 }
 

@@ -13,6 +13,8 @@ projectSchema.index({ company_id: 1, name_key: 1 }, { unique: true });
 projectSchema.index({ company_id: 1, project_id: 1 });
 projectSchema.index({ teacher_id: 1, project_id: 1 });
 projectSchema.index({ project_status: 1, project_id: 1 });
+// Row rules (ACCESS_POLICY, project.access.ts) may name created_by (a caller's own projects): the same shape serves them.
+projectSchema.index({ created_by: 1, project_id: 1 });
 
 export type ProjectModel = Model<ProjectDoc>;
 

@@ -8,6 +8,9 @@
 //   entry (project-changes.log.ts). When the update matches nothing, the project is read in the same transaction to
 //   say why: a rule (an error), or nothing to do.
 // - A creation is one transaction too: its id, the project, its position and its entry.
+// - Row rules (ACCESS_POLICY, project.access.ts) come as conditions on stored fields: reads add them to their filter,
+//   and a change adds what the caller may change to its conditional update, so the rule is decided by the same
+//   atomic step as the change.
 import type { PipelineStage, QueryFilter } from "mongoose";
 import type { Actor } from "../../auth/actor";
 import { isDuplicateKeyError, type IdAllocator } from "../../db/id-allocator";
@@ -17,6 +20,7 @@ import type { FieldTypesFit, HasFields } from "../../shared/field-checks";
 import type { KeysetRead, KeysetWindow } from "../../shared/keyset-pagination";
 import type { Transactions } from "../../db/transactions";
 import type { ProjectChangeLog } from "./project-changes.log";
+import { both, restricts, type ProjectQuery } from "./project.access";
 import {
   changeEntry,
   stateOf,
@@ -54,11 +58,7 @@ true satisfies HasFields<
   "stored (PROJECT_FIELDS in project.fields.ts) but not in CreateProjectSchema: add it to project.schemas.ts, or to SetByRepository in project.repository.ts if ProjectRepository.create sets it"
 >;
 
-export interface ProjectQuery {
-  company_id?: number;
-  teacher_id?: number;
-  project_status?: string;
-}
+export type { ProjectQuery } from "./project.access";
 
 export type ChangeOutcome =
   | { status: "changed"; project: ProjectRecord }
@@ -74,6 +74,8 @@ export interface ChangeRequest {
   set: ProjectChangeSet;
   /** What the stored project must hold for the change to apply (a filter on its stored fields). */
   when: QueryFilter<ProjectDoc>;
+  /** The caller's row rules: what it may read and change (`{}`: every project). Part of the conditional update. */
+  allowed: ProjectQuery;
   /**
    * Says why `when` did not hold for `current` (read in the same transaction, so it is what the update saw): throws
    * the rule's error, or returns when there is nothing to do.
@@ -133,9 +135,12 @@ export class ProjectRepository {
     return (await this.projects.exists({ company_id, name_key })) !== null;
   }
 
-  /** A project by id; with `fields`, only those are read, and the record holds just those. */
-  async get(projectId: number, fields?: readonly ProjectField[]): Promise<ProjectRecord | null> {
-    const find = this.projects.findOne({ _id: idKey(projectId) });
+  /**
+   * A project by id; with `fields`, only those are read, and the record holds just those. `scope`: conditions it must
+   * meet too (a caller's read rule), or it reads as absent.
+   */
+  async get(projectId: number, fields?: readonly ProjectField[], scope?: ProjectQuery): Promise<ProjectRecord | null> {
+    const find = this.projects.findOne(filterOf({ _id: idKey(projectId), ...scope }));
     if (fields) find.select(projectionOf(fields));
     const doc = await find.lean();
     return doc ? (fields ? toSelectedProjectRecord(fields) : toProjectRecord)(doc) : null;
@@ -150,8 +155,9 @@ export class ProjectRepository {
     projectId: number,
     fields: readonly ProjectField[] | undefined,
     join: { $lookup: { from: string; localField: string; foreignField: string; as: string } },
+    scope?: ProjectQuery,
   ): Promise<{ project: ProjectRecord | null; joined: unknown }> {
-    const pipeline: PipelineStage[] = [{ $match: { _id: idKey(projectId) } }, { $limit: 1 }];
+    const pipeline: PipelineStage[] = [{ $match: { _id: idKey(projectId), ...scope } }, { $limit: 1 }];
     if (fields) pipeline.push({ $project: projectionOf(fields) });
     pipeline.push(join);
     const [doc] = await this.projects.aggregate<ProjectDoc & Record<string, unknown>>(pipeline);
@@ -166,7 +172,12 @@ export class ProjectRepository {
       const at = new Date();
       const before = await this.projects
         .findOneAndUpdate(
-          { ...request.when, _id },
+          // The row rule holds at the moment of the change, or nothing changes.
+          {
+            ...request.when,
+            ...(restricts(request.allowed) ? { $and: [request.allowed as QueryFilter<ProjectDoc>] } : {}),
+            _id,
+          },
           { $set: { ...request.set, updated_at: at }, $inc: { revision: 1 } },
           { returnDocument: "before", timestamps: false, session },
         )
@@ -200,7 +211,7 @@ export class ProjectRepository {
     options: { total: boolean; fields?: readonly ProjectField[] },
   ): Promise<{ items: ProjectRecord[]; has_more: boolean; total?: number }> {
     const { fields } = options;
-    const find = this.projects.find(query);
+    const find = this.projects.find(filterOf(query));
     if (fields) find.select(projectionOf(fields));
     const [docs, total] = await Promise.all([
       find
@@ -208,7 +219,7 @@ export class ProjectRepository {
         .skip(bounds.offset)
         .limit(bounds.limit + 1)
         .lean(),
-      options.total ? this.projects.countDocuments(query) : undefined,
+      options.total ? this.projects.countDocuments(filterOf(query)) : undefined,
     ]);
     const toRecord = fields ? toSelectedProjectRecord(fields) : toProjectRecord;
     return {
@@ -218,10 +229,12 @@ export class ProjectRepository {
     };
   }
 
-  /** Projects by id, in key order, null for missing ids; one id is read like get(). */
-  async findByIds(ids: readonly number[]): Promise<(ProjectRecord | null)[]> {
-    if (ids.length === 1) return [await this.get(ids[0])];
-    const docs = await this.projects.find({ project_id: { $in: [...ids] } }).lean();
+  /** Projects by id, in key order, null for missing ids (and those outside `scope`); one id is read like get(). */
+  async findByIds(ids: readonly number[], scope?: ProjectQuery): Promise<(ProjectRecord | null)[]> {
+    if (ids.length === 1) return [await this.get(ids[0], undefined, scope)];
+    const query = both({ project_id: { $in: [...ids] } }, scope ?? {});
+    if (!query) return ids.map(() => null);
+    const docs = await this.projects.find(filterOf(query)).lean();
     const byId = new Map(docs.map((doc) => [doc.project_id, toProjectRecord(doc)]));
     return ids.map((id) => byId.get(id) ?? null);
   }
@@ -238,7 +251,7 @@ export class ProjectRepository {
     const { fields } = options;
     const [read, total] = await Promise.all([
       readKeysetPage(this.projects, { ...query }, "project_id", window, fields && projectionOf(fields)),
-      options.total ? this.projects.countDocuments(query) : undefined,
+      options.total ? this.projects.countDocuments(filterOf(query)) : undefined,
     ]);
     const toRecord = fields ? toSelectedProjectRecord(fields) : toProjectRecord;
     return { items: read.items.map((doc) => toRecord(doc)), more: read.more, total };
@@ -252,12 +265,17 @@ export class ProjectRepository {
     teacherIds: readonly number[],
     window: KeysetWindow,
     options: { total: boolean },
+    scope?: ProjectQuery,
   ): Promise<(KeysetRead<ProjectRecord> & { total?: number })[]> {
     const ids = [...new Set(teacherIds)];
+    const pageOf = (teacher_id: number) => {
+      const query = both({ teacher_id }, scope ?? {});
+      return query
+        ? this.pageByKeyset(query, window, options)
+        : { items: [], more: false, total: options.total ? 0 : undefined };
+    };
     const pages = new Map(
-      await Promise.all(
-        ids.map(async (teacher_id) => [teacher_id, await this.pageByKeyset({ teacher_id }, window, options)] as const),
-      ),
+      await Promise.all(ids.map(async (teacher_id) => [teacher_id, await pageOf(teacher_id)] as const)),
     );
     return teacherIds.map((id) => pages.get(id)!);
   }
@@ -272,12 +290,15 @@ export class ProjectRepository {
     teacherIds: readonly number[],
     bounds: { offset: number; limit: number },
     fields?: readonly ProjectField[],
+    scope?: ProjectQuery,
   ): Promise<ProjectRecord[][]> {
     const ids = [...new Set(teacherIds)];
     const toRecord = fields ? toSelectedProjectRecord(fields) : toProjectRecord;
     const pages = await Promise.all(
       ids.map(async (teacher_id) => {
-        const find = this.projects.find({ teacher_id });
+        const query = both({ teacher_id }, scope ?? {});
+        if (!query) return [teacher_id, [] as ProjectRecord[]] as const;
+        const find = this.projects.find(filterOf(query));
         if (fields) find.select(projectionOf(fields));
         const docs = await find.sort({ project_id: 1 }).skip(bounds.offset).limit(bounds.limit).lean();
         return [teacher_id, docs.map((doc) => toRecord(doc))] as const;
@@ -302,6 +323,11 @@ export class ProjectRepository {
     // Projects stored before revisions existed have no entry for revision 1.
     return docs.flatMap((doc) => (doc ? [toChangeRecord(doc)] : []));
   }
+}
+
+/** Conditions on stored fields (a list's filter, a row rule) as Mongoose's filter type. */
+function filterOf(conditions: object): QueryFilter<ProjectDoc> {
+  return conditions as QueryFilter<ProjectDoc>;
 }
 
 /** The projection that reads these fields only (and `_id`, as MongoDB's inclusions do). */

@@ -19,7 +19,10 @@ import { Project, ProjectChangePage, ProjectPage, ProjectPayload } from "./proje
 @Resolver(() => Project)
 export class ProjectResolver {
   @Authorized(rolesFor("project"))
-  @Query(() => Project, { nullable: true, description: "A project by id; null when none has that id" })
+  @Query(() => Project, {
+    nullable: true,
+    description: "A project by id; null when none has that id, or when the caller's row rules (ACCESS_POLICY) hide it",
+  })
   async project(
     @Arg("projectId", () => Int, { description: "The project's project_id" }) projectId: number,
     @Ctx() ctx: Context,
@@ -27,9 +30,10 @@ export class ProjectResolver {
   ): Promise<ProjectRecord | null> {
     const selected = fieldsSelectedAt(info, []);
     const fields = projectFieldsFor(selected);
-    if (!selected.has("teacher")) return ctx.services.projects.get(projectId, { fields });
+    const { access } = ctx;
+    if (!selected.has("teacher")) return ctx.services.projects.get(projectId, { fields, access });
     // With its teacher, in one command; Project.teacher then answers it from the loader at once.
-    const { project, teacher } = await ctx.services.projects.getWithTeacher(projectId, { fields });
+    const { project, teacher } = await ctx.services.projects.getWithTeacher(projectId, { fields, access });
     if (project?.teacher_id != null && teacher !== undefined)
       ctx.loaders.teacherById.prime(project.teacher_id, teacher);
     return project;
@@ -49,7 +53,7 @@ export class ProjectResolver {
     const page = await ctx.services.projects.list(
       filter ?? {},
       { offset, limit },
-      { total: selectsField(info, "total"), fields: projectFieldsFor(itemFields) },
+      { total: selectsField(info, "total"), fields: projectFieldsFor(itemFields), access: ctx.access },
     );
     // The page's teachers in one batched query now, so each item's teacher answers at once (settled-loader.ts).
     if (itemFields.has("teacher")) await loadTeachersOf(page.items, ctx);
@@ -70,13 +74,13 @@ export class ProjectResolver {
     @Arg("input", () => CreateProjectInput, { description: "The new project's fields" }) input: CreateProjectInput,
     @Ctx() ctx: Context,
   ): Promise<ProjectRecord> {
-    return ctx.services.projects.create(input, actorOf(ctx.caller));
+    return ctx.services.projects.create(input, actorOf(ctx.caller), ctx.access);
   }
 
   @Authorized(rolesFor("assignTeacher"))
   @Mutation(() => ProjectPayload, { description: "Assigns a teacher to a project (roles: teacher, admin)" })
   async assignTeacher(@Args() { projectId, input }: AssignTeacherArgs, @Ctx() ctx: Context): Promise<ProjectRecord> {
-    const project = await ctx.services.projects.assignTeacher(projectId, input, actorOf(ctx.caller));
+    const project = await ctx.services.projects.assignTeacher(projectId, input, actorOf(ctx.caller), ctx.access);
     ctx.loaders.projectsByTeacherId.clearAll();
     ctx.loaders.projectsConnectionByTeacherId.clearAll();
     return project;
@@ -90,7 +94,7 @@ export class ProjectResolver {
     @Args() { projectId, input }: UpdateProjectStatusArgs,
     @Ctx() ctx: Context,
   ): Promise<ProjectRecord> {
-    const project = await ctx.services.projects.updateStatus(projectId, input, actorOf(ctx.caller));
+    const project = await ctx.services.projects.updateStatus(projectId, input, actorOf(ctx.caller), ctx.access);
     ctx.loaders.projectsByTeacherId.clearAll();
     ctx.loaders.projectsConnectionByTeacherId.clearAll();
     return project;

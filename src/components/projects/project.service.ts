@@ -1,8 +1,12 @@
 // Project use cases: create, assign a teacher, change status, read, list and history. The rules live here; the
-// repository (project.repository.ts) stores, claims revisions and returns plain records.
+// repository (project.repository.ts) stores, claims revisions and returns plain records. Row rules (ACCESS_POLICY,
+// project.access.ts) come with each call as the caller's ProjectAccess: reads hand its read rule to the repository as
+// part of their filter (a project outside it reads as absent), changes hand what the caller may change to the
+// conditional update, and a creation must give a project its creator may read.
 import { answerRulesOf } from "../../db/answer-rules";
 import { SYSTEM_ACTOR, type Actor } from "../../auth/actor";
-import { conflict, FieldErrorReason, notFound } from "../../shared/errors";
+import type { Caller } from "../../auth/caller";
+import { conflict, FieldErrorReason, forbidden, notFound } from "../../shared/errors";
 import {
   keysetWindow,
   toConnection,
@@ -14,9 +18,18 @@ import { pageBounds, toPage, type Page, type PageRequest } from "../../shared/pa
 import { RecordGuard, type AnswerRules, type ReportUnanswerable } from "../../shared/record-guard";
 import { nameKey, validate } from "../../shared/validation";
 import type { RelatedTeacher, TeacherService } from "../teachers";
+import {
+  accessOf,
+  both,
+  meets,
+  UNRESTRICTED,
+  type ProjectAccess,
+  type ProjectAccessPolicy,
+  type RuleField,
+} from "./project.access";
 import { PROJECT_FIELDS, PROJECT_STORAGE_ONLY } from "./project.fields";
 import type { ProjectChangeRecord, ProjectField, ProjectRecord } from "./project.records";
-import type { ChangeOutcome, ProjectQuery, ProjectRepository } from "./project.repository";
+import type { ChangeOutcome, ChangeRequest, ProjectQuery, ProjectRepository } from "./project.repository";
 import {
   AssignTeacherRequest,
   CreateProjectSchema,
@@ -50,8 +63,15 @@ export class ProjectService {
     private readonly teachers: TeacherService,
     private readonly workflow: StatusWorkflow | undefined,
     report: ReportUnanswerable,
+    /** ACCESS_POLICY's row rules; undefined: every caller reads and changes every project, as its role allows. */
+    private readonly policy?: ProjectAccessPolicy,
   ) {
     this.guard = new RecordGuard("projects", "project_id", PROJECT_ANSWER_RULES, report);
+  }
+
+  /** The caller's row rules, compiled once per request (the transports keep them in the request's context). */
+  accessOf(caller: Caller): ProjectAccess {
+    return accessOf(this.policy, caller);
   }
 
   /** The statuses the workflow allows, in its order; empty when any status is allowed. */
@@ -59,9 +79,18 @@ export class ProjectService {
     return this.workflow ? [...this.workflow.statuses] : [];
   }
 
-  async create(input: CreateProjectValues, actor: Actor = SYSTEM_ACTOR): Promise<ProjectRecord> {
+  async create(
+    input: CreateProjectValues,
+    actor: Actor = SYSTEM_ACTOR,
+    access: ProjectAccess = UNRESTRICTED,
+  ): Promise<ProjectRecord> {
     const valid = validate(CreateProjectSchema, input, initialStatusRule(this.workflow));
     const { project_name, company_id } = valid;
+    // The new project as the read rule sees it: no id yet (a rule naming project_id cannot hold), no teacher.
+    assertReadable(
+      { company_id, project_status: valid.project_status, created_by: actor.id, teacher_id: null },
+      access,
+    );
     const values = { ...valid, name_key: nameKey(project_name) };
     return this.projects.create(values, actor, async () =>
       (await this.projects.nameTaken(company_id, values.name_key))
@@ -78,6 +107,7 @@ export class ProjectService {
     projectId: number,
     input: AssignTeacherValues,
     actor: Actor = SYSTEM_ACTOR,
+    access: ProjectAccess = UNRESTRICTED,
   ): Promise<ProjectRecord> {
     const {
       projectId: project_id,
@@ -86,10 +116,10 @@ export class ProjectService {
     } = validate(AssignTeacherRequest, { projectId, ...input });
     if (!(await this.teachers.exists(teacher_id))) {
       // A missing project is reported first, as before: look it up only on this error path.
-      if (!(await this.projects.get(project_id))) throw notFound(`project ${project_id} does not exist`, "projectId");
+      if (!(await this.readable(project_id, access))) throw missing(project_id);
       throw notFound(`teacher ${teacher_id} (new_teacher_id) does not exist`, "new_teacher_id");
     }
-    const outcome = await this.projects.change(project_id, {
+    const outcome = await this.change(project_id, access, {
       operation: "assignTeacher",
       actor,
       set: { teacher_id },
@@ -111,6 +141,7 @@ export class ProjectService {
     projectId: number,
     input: UpdateProjectStatusValues,
     actor: Actor = SYSTEM_ACTOR,
+    access: ProjectAccess = UNRESTRICTED,
   ): Promise<ProjectRecord> {
     const {
       projectId: project_id,
@@ -118,7 +149,7 @@ export class ProjectService {
       expected_revision,
     } = validate(UpdateProjectStatusRequest, { projectId, ...input });
     // The status it replaces is in the update's filter: each success is a transition the workflow allows from it.
-    const outcome = await this.projects.change(project_id, {
+    const outcome = await this.change(project_id, access, {
       operation: "updateProjectStatus",
       actor,
       set: { project_status: next },
@@ -134,10 +165,18 @@ export class ProjectService {
     return this.guard.one(result(project_id, outcome));
   }
 
-  /** A project by id; with options.fields, only those fields are read and checked, and the record holds just them. */
-  async get(projectId: number, options: { fields?: readonly ProjectField[] } = {}): Promise<ProjectRecord | null> {
+  /**
+   * A project by id; with options.fields, only those fields are read and checked, and the record holds just them.
+   * Null too for a project outside options.access's read rule.
+   */
+  async get(
+    projectId: number,
+    options: { fields?: readonly ProjectField[]; access?: ProjectAccess } = {},
+  ): Promise<ProjectRecord | null> {
     const { projectId: project_id } = validate(ProjectIdArg, { projectId });
-    return this.guard.oneOrNull(await this.projects.get(project_id, options.fields), options.fields);
+    const scope = (options.access ?? UNRESTRICTED).read;
+    if (!scope) return null;
+    return this.guard.oneOrNull(await this.projects.get(project_id, options.fields, scope), options.fields);
   }
 
   /**
@@ -146,9 +185,11 @@ export class ProjectService {
    */
   async getWithTeacher(
     projectId: number,
-    options: { fields?: readonly ProjectField[] } = {},
+    options: { fields?: readonly ProjectField[]; access?: ProjectAccess } = {},
   ): Promise<{ project: ProjectRecord | null; teacher?: RelatedTeacher | null }> {
     const { projectId: project_id } = validate(ProjectIdArg, { projectId });
+    const scope = (options.access ?? UNRESTRICTED).read;
+    if (!scope) return { project: null };
     const fields =
       options.fields && !options.fields.includes("teacher_id")
         ? [...options.fields, "teacher_id" as const]
@@ -157,6 +198,7 @@ export class ProjectService {
       project_id,
       fields,
       this.teachers.join.stage("teacher_id", JOINED_TEACHER),
+      scope,
     );
     const project = this.guard.oneOrNull(read.project, fields);
     if (project?.teacher_id == null) return { project };
@@ -166,16 +208,19 @@ export class ProjectService {
   /**
    * A page of projects; `total` is counted only when options.total (default true) asks for it. With
    * options.fields, only those fields are read and checked (the fields a query asks for): each item holds just them.
+   * Items and total are those options.access's read rule lets the caller read.
    */
   async list(
     filter: ProjectFilter = {},
     page?: PageRequest,
-    options: { total?: boolean; fields?: readonly ProjectField[] } = {},
+    options: { total?: boolean; fields?: readonly ProjectField[]; access?: ProjectAccess } = {},
   ): Promise<Page<ProjectRecord>> {
     const bounds = pageBounds(page);
-    const query = queryOf(filter);
+    const query = readableOf(queryOf(filter), options.access);
+    const total = options.total ?? true;
+    if (!query) return toPage([], bounds, false, total ? 0 : undefined);
     const { fields } = options;
-    const read = await this.projects.list(query, bounds, { total: options.total ?? true, fields });
+    const read = await this.projects.list(query, bounds, { total, fields });
     return toPage(this.guard.keep(read.items, fields), bounds, read.has_more, read.total);
   }
 
@@ -188,10 +233,11 @@ export class ProjectService {
   async pageByKeyset(
     filter: ProjectFilter = {},
     request: ConnectionRequest = {},
-    options: { total?: boolean; fields?: readonly ProjectField[] } = {},
+    options: { total?: boolean; fields?: readonly ProjectField[]; access?: ProjectAccess } = {},
   ): Promise<Connection<ProjectRecord>> {
     const window = keysetWindow("Project", request);
-    const query = queryOf(filter);
+    const query = readableOf(queryOf(filter), options.access);
+    if (!query) return toConnection("Project", projectKey, window, NOTHING, options.total ? 0 : undefined);
     const { fields } = options;
     const { total, ...read } = await this.projects.pageByKeyset(query, window, {
       total: options.total ?? false,
@@ -207,17 +253,26 @@ export class ProjectService {
   async pageByTeacherIds(
     teacherIds: readonly number[],
     request: ConnectionRequest = {},
-    options: { total?: boolean } = {},
+    options: { total?: boolean; access?: ProjectAccess } = {},
   ): Promise<Connection<ProjectRecord>[]> {
     const window = keysetWindow("Project", request);
-    const pages = await this.projects.pageByTeacherIds(teacherIds, window, { total: options.total ?? false });
+    const scope = (options.access ?? UNRESTRICTED).read;
+    if (!scope) {
+      return teacherIds.map(() => toConnection("Project", projectKey, window, NOTHING, options.total ? 0 : undefined));
+    }
+    const pages = await this.projects.pageByTeacherIds(teacherIds, window, { total: options.total ?? false }, scope);
     return pages.map(({ total, ...read }) => toConnection("Project", projectKey, window, this.kept(read), total));
   }
 
-  /** Batch read for loaders (Query.node, Query.nodes): results in key order, null for missing ids. */
-  async findByIds(ids: readonly number[]): Promise<(ProjectRecord | null)[]> {
+  /**
+   * Batch read for loaders (Query.node, Query.nodes, _entities): results in key order, null for missing ids and for
+   * projects outside options.access's read rule.
+   */
+  async findByIds(ids: readonly number[], options: { access?: ProjectAccess } = {}): Promise<(ProjectRecord | null)[]> {
+    const scope = (options.access ?? UNRESTRICTED).read;
+    if (!scope) return ids.map(() => null);
     // A project the API cannot answer reads as absent (reported), as in lists.
-    return (await this.projects.findByIds(ids)).map((p) => (p && this.guard.answerable(p) ? p : null));
+    return (await this.projects.findByIds(ids, scope)).map((p) => (p && this.guard.answerable(p) ? p : null));
   }
 
   private kept(read: KeysetRead<ProjectRecord>, fields?: readonly ProjectField[]): KeysetRead<ProjectRecord> {
@@ -241,11 +296,72 @@ export class ProjectService {
   async findByTeacherIds(
     teacherIds: readonly number[],
     page?: PageRequest,
-    options: { fields?: readonly ProjectField[] } = {},
+    options: { fields?: readonly ProjectField[]; access?: ProjectAccess } = {},
   ): Promise<ProjectRecord[][]> {
-    const lists = await this.projects.findByTeacherIds(teacherIds, pageBounds(page), options.fields);
+    const bounds = pageBounds(page);
+    const scope = (options.access ?? UNRESTRICTED).read;
+    if (!scope) return teacherIds.map(() => []);
+    const lists = await this.projects.findByTeacherIds(teacherIds, bounds, options.fields, scope);
     return lists.map((projects) => this.guard.keep(projects, options.fields));
   }
+
+  /** Whether the caller may read the project (it exists and its read rule holds). */
+  private async readable(project_id: number, access: ProjectAccess): Promise<boolean> {
+    return access.read !== null && (await this.projects.get(project_id, undefined, access.read)) !== null;
+  }
+
+  /**
+   * A change under the caller's row rules: what it may change is part of the conditional update, so the rule holds
+   * at the moment of the change (a concurrent change cannot make a stale check pass). When the update matches
+   * nothing, the project as read then says why: outside the read rule it does not exist for the caller (NOT_FOUND),
+   * outside the change rule it is FORBIDDEN, else the operation's own explanation.
+   */
+  private async change(project_id: number, access: ProjectAccess, request: Omit<ChangeRequest, "allowed">) {
+    if (!access.change) {
+      if (!(await this.readable(project_id, access))) throw missing(project_id);
+      throw outsideChangeRule(project_id);
+    }
+    return this.projects.change(project_id, {
+      ...request,
+      allowed: access.change,
+      explain: (current) => {
+        if (!meets(current, access.read)) throw missing(project_id);
+        if (!meets(current, access.change)) throw outsideChangeRule(project_id);
+        return request.explain(current);
+      },
+    });
+  }
+}
+
+/** An empty keyset read: the page of a caller whose rules match no project. */
+const NOTHING: KeysetRead<ProjectRecord> = { items: [], more: false };
+
+/** The query narrowed to what the caller may read; null when nothing can match (no database read is needed). */
+function readableOf(query: ProjectQuery, access: ProjectAccess = UNRESTRICTED): ProjectQuery | null {
+  return access.read && both(query, access.read);
+}
+
+function missing(project_id: number) {
+  return notFound(`project ${project_id} does not exist`, "projectId");
+}
+
+function outsideChangeRule(project_id: number) {
+  return forbidden(
+    `project ${project_id} is outside what your role may change (ACCESS_POLICY's change rule)`,
+    "projectId",
+  );
+}
+
+/** Creating the project must leave it readable by its creator: else FORBIDDEN, on the input field the rule refuses. */
+function assertReadable(project: Partial<Record<RuleField, unknown>>, access: ProjectAccess): void {
+  if (meets(project, access.read)) return;
+  const refused =
+    access.read && (Object.keys(access.read) as RuleField[]).find((f) => !meets(project, { [f]: access.read![f] }));
+  const field = refused === "project_status" ? "project_status" : "company_id";
+  throw forbidden(
+    `you could not read a project with this ${refused ?? field} (ACCESS_POLICY's read rule for your role), so you may not create it`,
+    field,
+  );
 }
 
 const projectKey = (project: ProjectRecord): number => project.project_id;
@@ -276,6 +392,6 @@ function checkRevision(current: ProjectRecord, expected: number | null | undefin
 }
 
 function result(project_id: number, outcome: ChangeOutcome): ProjectRecord {
-  if (outcome.status === "missing") throw notFound(`project ${project_id} does not exist`, "projectId");
+  if (outcome.status === "missing") throw missing(project_id);
   return outcome.project;
 }

@@ -37,6 +37,10 @@ import (
 //
 // Everything else (other operators, nested fields, $and/$or, capped collections) is left to the handler, as
 // FerretDB does. FERRETDB_EMBEDDED_PUSHDOWN=off turns all of it off (for comparing with FerretDB's own behaviour).
+//
+// A page (a sort and a LIMIT) whose filter holds an $in of several values on a field that leads an index followed by
+// the sort's keys is read as a merge (embedded_pushdown_merge.go): one read per value in index order, merged as the rows come,
+// until the page is full, instead of every document of every value read and sorted.
 
 // embeddedPushdownOff is true when FERRETDB_EMBEDDED_PUSHDOWN=off.
 var embeddedPushdownOff = embedded.PushdownOff
@@ -57,6 +61,7 @@ type embeddedCond struct {
 	sql   string
 	args  []any
 	exact bool // selects exactly the documents the condition matches (given a checked field)
+	in    bool // an $in of SortKey values without null: `field IN (args)`
 }
 
 // embeddedSortKey is one key of a pushed-down sort.
@@ -67,8 +72,9 @@ type embeddedSortKey struct {
 
 // embeddedPlan is what can be pushed down of one query.
 type embeddedPlan struct {
-	table string
-	conds []embeddedCond
+	table   string
+	indexes []metadata.IndexInfo
+	conds   []embeddedCond
 	// exact: every condition of the filter is in conds and exact.
 	exact bool
 	// sort: nil when no sort was asked or it cannot be pushed down; sorted is false in the latter case.
@@ -79,7 +85,7 @@ type embeddedPlan struct {
 // newEmbeddedPlan plans filter and sort for a collection's table.
 func newEmbeddedPlan(meta *metadata.Collection, filter, sort *types.Document) *embeddedPlan {
 	fields := metadata.EmbeddedKeyFields(meta)
-	p := &embeddedPlan{table: meta.TableName, exact: true, sorted: true}
+	p := &embeddedPlan{table: meta.TableName, indexes: meta.Settings.Indexes, exact: true, sorted: true}
 
 	if filter != nil {
 		values := filter.Values()
@@ -236,7 +242,7 @@ func keyConds(field string, value any) ([]embeddedCond, bool) {
 				sql = "(" + strings.Join(parts, " OR ") + ")"
 			}
 
-			res = append(res, embeddedCond{field: field, sql: sql, args: args, exact: true})
+			res = append(res, embeddedCond{field: field, sql: sql, args: args, exact: true, in: !null && len(args) > 0})
 
 		case "$gt", "$gte", "$lt", "$lte":
 			kv, ok := keyValue(v)
@@ -561,11 +567,77 @@ func (s *embeddedStatement) sql(selectClause string) (string, []any) {
 	return q, args
 }
 
+// distinctKeys reports whether no two SortKey values are equal as SQLite compares them (numbers by value, so an
+// int64 and a float64 holding the same number are equal; two large int64 that one float64 stands for count as equal
+// too, which only leaves such a query unmerged).
+func distinctKeys(values []any) bool {
+	seen := map[any]bool{}
+
+	for _, v := range values {
+		var key any
+
+		switch v := v.(type) {
+		case int64:
+			key = float64(v)
+		case float64:
+			key = v
+		case string:
+			key = "s" + v
+		case []byte:
+			key = "b" + string(v)
+		default:
+			return false
+		}
+
+		if seen[key] {
+			return false
+		}
+
+		seen[key] = true
+	}
+
+	return true
+}
+
+// indexServes reports whether a declared index starts with field followed by the sort's keys (all in the sort's
+// directions, or all in the opposite ones): for one value of field, it gives the page's order.
+func (p *embeddedPlan) indexServes(field string) bool {
+	for _, index := range p.indexes {
+		key := index.Key
+		if len(key) < len(p.sort)+1 || key[0].Field != field {
+			continue
+		}
+
+		same, opposite := true, true
+
+		for i, s := range p.sort {
+			k := key[i+1]
+			if k.Field != s.field {
+				same, opposite = false, false
+				break
+			}
+
+			same = same && k.Descending == s.desc
+			opposite = opposite && k.Descending != s.desc
+		}
+
+		if same || opposite {
+			return true
+		}
+	}
+
+	return false
+}
+
 // queryEmbedded implements Query with pushdown (for collections that are not capped).
 func (c *collection) queryEmbedded(ctx context.Context, db *fsql.DB, meta *metadata.Collection, params *backends.QueryParams) (*backends.QueryResult, error) { //nolint:lll // for readability
 	s, tx, err := c.prepareEmbedded(ctx, db, meta, params.Filter, params.Pushdown, params.Limit)
 	if err != nil {
 		return nil, err
+	}
+
+	if in, ok := s.mergeable(); ok && !params.OnlyRecordIDs && tx != nil {
+		return s.queryMerged(ctx, db, tx, prepareSelectClause(meta.TableName, params.Comment, false, false), in)
 	}
 
 	q, args := s.sql(prepareSelectClause(meta.TableName, params.Comment, false, params.OnlyRecordIDs))
@@ -677,6 +749,14 @@ func (c *collection) explainEmbedded(ctx context.Context, db *fsql.DB, meta *met
 	}
 
 	sql, args := s.sql(prepareSelectClause(meta.TableName, "", false, false))
+	shown := sql
+
+	// A merge: the plan of its read of the first value (each value's read is the same statement).
+	if in, ok := s.mergeable(); ok {
+		branch, branchArgs := s.branch(prepareSelectClause(meta.TableName, "", false, false), in)
+		sql, args = tagged(branch, 0), branchArgs[0]
+		shown = fmt.Sprintf("%s%d reads in order, merged: %s", embeddedMergeExplained, len(branchArgs), branch)
+	}
 
 	rows, err := querierOf(db, tx)(ctx, "EXPLAIN QUERY PLAN "+sql, args...)
 	if err != nil {
@@ -702,7 +782,7 @@ func (c *collection) explainEmbedded(ctx context.Context, db *fsql.DB, meta *met
 	}
 
 	return &backends.ExplainResult{
-		QueryPlanner:   must.NotFail(types.NewDocument("Plan", plan, "SQL", sql)),
+		QueryPlanner:   must.NotFail(types.NewDocument("Plan", plan, "SQL", shown)),
 		FilterPushdown: len(s.plan.conds) > 0,
 		SortPushdown:   s.pushed && len(s.plan.sort) > 0,
 		LimitPushdown:  s.pushed && s.pd != nil && (s.pd.Limit > 0 || s.pd.Skip > 0) || s.limit != 0,
