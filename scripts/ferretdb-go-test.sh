@@ -4,13 +4,14 @@
 # PATCH_FILES gives in src/db/ferretdb.ts, adds tools/ferretdb/_added, and runs `go test -modfile=<copy>/go.mod`
 # from tools/ferretdb, as src/db/ferretdb.ts builds the program.
 #
-#   scripts/ferretdb-go-test.sh                      # the tests of the added sjson code
-#   scripts/ferretdb-go-test.sh -run Walk -v         # go test's own flags
-#   scripts/ferretdb-go-test.sh -bench Embedded -run '^$' -benchmem
-#   FERRETDB_GO_TEST_PACKAGES="internal/handler/sjson internal/handler" scripts/ferretdb-go-test.sh
+#   scripts/ferretdb-go-test.sh                          # internal/handler/sjson: the patch's tests and FerretDB's
+#   scripts/ferretdb-go-test.sh -run EmbeddedWalk -v     # go test's own flags
+#   scripts/ferretdb-go-test.sh -run '^$' -bench Embedded -benchmem
+#   CGO_ENABLED=1 scripts/ferretdb-go-test.sh -race      # with the race detector (needs a C compiler)
+#   FERRETDB_GO_TEST_PACKAGES="internal/handler/sjson internal/handler/handlerparams" scripts/ferretdb-go-test.sh
 #
 # Needs go and git (git apply, outside a repository, applies the patches as jsdiff does). The first run downloads
-# the test dependencies (testify) through the Go module proxy.
+# the test dependencies (testify) through the Go module proxy. Exits with go test's status.
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -21,7 +22,7 @@ packages=${FERRETDB_GO_TEST_PACKAGES:-internal/handler/sjson}
 work=$(mktemp -d "${TMPDIR:-/tmp}/ferretdb-go-test.XXXXXX")
 trap 'chmod -R u+w "$work" 2>/dev/null; rm -rf "$work"' EXIT
 
-export GOFLAGS=-mod=readonly CGO_ENABLED=0
+export GOFLAGS=-mod=readonly CGO_ENABLED=${CGO_ENABLED:-0} # CGO_ENABLED=1 for -race
 
 dir=$(cd "$src" && go mod download -json "$module" | sed -n 's/^[[:space:]]*"Dir": "\(.*\)",$/\1/p')
 [ -n "$dir" ] || { echo "go mod download $module gave no directory" >&2; exit 1; }

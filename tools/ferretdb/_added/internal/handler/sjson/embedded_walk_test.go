@@ -11,6 +11,7 @@ import (
 	"reflect"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -484,6 +485,48 @@ func TestEmbeddedWalkCases(t *testing.T) {
 	}
 }
 
+// TestEmbeddedWalkConcurrent reads documents of many schemas from several goroutines at once (the walks, their
+// buffers and the schema caches are shared between them).
+func TestEmbeddedWalkConcurrent(t *testing.T) {
+	g := &gen{r: rand.New(rand.NewPCG(7, 8))}
+
+	type doc struct {
+		data []byte
+		want ferretDB
+	}
+
+	var docs []doc
+
+	for len(docs) < 200 {
+		d := doc{data: must.NotFail(Marshal(g.doc(0)))}
+		if d.want = ferretDBOf(d.data, nil); d.want.err == nil && !holdsNUL(d.want.kept) {
+			docs = append(docs, d)
+		}
+	}
+
+	var wg sync.WaitGroup
+
+	for w := range 8 {
+		wg.Add(1)
+
+		go func() {
+			defer wg.Done()
+
+			for i := range 2000 {
+				d := docs[(i*(w+1))%len(docs)]
+
+				got, err := AppendBSON(nil, d.data, nil)
+				if err != nil || !bytes.Equal(got, d.want.bson) {
+					t.Errorf("AppendBSON(%q) = %x, %v; FerretDB writes %x", d.data, got, err, d.want.bson)
+					return
+				}
+			}
+		}()
+	}
+
+	wg.Wait()
+}
+
 // projectJSON is a project as the service stores it (bench/bench-database.ts's fields, one of them absent from the
 // benchmark's seeding added, and a description with characters JSON escapes).
 func projectJSON(tb testing.TB, id int32) []byte {
@@ -564,20 +607,25 @@ func BenchmarkEmbeddedUnmarshalOnePass(b *testing.B) {
 	}
 }
 
-// BenchmarkEmbeddedFerretDB is FerretDB's own path for the same document, for comparison.
+// BenchmarkEmbeddedFerretDB is FerretDB's own path for the same document, for comparison: Unmarshal alone (what
+// UnmarshalOnePass replaces), and with the conversion to BSON (what AppendBSON replaces).
 func BenchmarkEmbeddedFerretDB(b *testing.B) {
 	data := projectJSON(b, 12345)
 
-	b.ReportAllocs()
+	for _, encode := range []bool{false, true} {
+		b.Run(map[bool]string{false: "Unmarshal", true: "Unmarshal+Encode"}[encode], func(b *testing.B) {
+			b.ReportAllocs()
 
-	for b.Loop() {
-		d, err := Unmarshal(data)
-		if err != nil {
-			b.Fatal(err)
-		}
+			for b.Loop() {
+				d, err := Unmarshal(data)
+				if err != nil {
+					b.Fatal(err)
+				}
 
-		if _, err = must.NotFail(bson.FromDocument(d)).Encode(); err != nil {
-			b.Fatal(err)
-		}
+				if encode {
+					must.NotFail(must.NotFail(bson.FromDocument(d)).Encode())
+				}
+			}
+		})
 	}
 }
