@@ -261,10 +261,10 @@ func (g *gen) mutate(data []byte) []byte {
 		j := i + g.r.IntN(len(b)-i)
 		return slices.Insert(b, g.r.IntN(len(b)), b[i:j]...)
 	default:
-		types := []string{"object", "array", "double", "string", "binData", "objectId", "bool", "date", "null", "regex",
+		names := []string{"object", "array", "double", "string", "binData", "objectId", "bool", "date", "null", "regex",
 			"int", "timestamp", "long", "decimal"}
-		from := `"t":"` + pick(g, types...) + `"`
-		to := `"t":"` + pick(g, types...) + `"`
+		from := `"t":"` + pick(g, names...) + `"`
+		to := `"t":"` + pick(g, names...) + `"`
 
 		return bytes.Replace(b, []byte(from), []byte(to), 1+g.r.IntN(2))
 	}
