@@ -6,7 +6,6 @@ import type { ClientSession } from "mongoose";
 import { internalError } from "../shared/errors";
 import { GRAPHQL_INT_MAX, SAFE_INT_MAX } from "../shared/validation";
 import type { CounterModel } from "./counter.model";
-import { idKey } from "./id-key";
 
 const DUPLICATE_KEY = 11000;
 const MAX_ATTEMPTS = 50;
@@ -22,8 +21,17 @@ const LARGEST_ID: Readonly<Record<string, number>> = {
 };
 
 export function isDuplicateKeyError(err: unknown): boolean {
-  const e = err as { code?: number; message?: string } | null;
-  return !!e && (e.code === DUPLICATE_KEY || /E11000|duplicate key/i.test(e.message ?? ""));
+  const e = err as { code?: number } | null;
+  return !!e && e.code === DUPLICATE_KEY;
+}
+
+/**
+ * The fields of the unique index a duplicate-key error names (its keyPattern, as MongoDB and the embedded FerretDB
+ * give it); empty when it names none.
+ */
+export function duplicateKeyFields(err: unknown): string[] {
+  const pattern = (err as { keyPattern?: unknown } | null)?.keyPattern;
+  return pattern && typeof pattern === "object" ? Object.keys(pattern) : [];
 }
 
 /** The id, unless it is past what the API can answer (contract: ranges both transports can answer). */
@@ -92,16 +100,15 @@ export class IdAllocator {
   }
 
   /**
-   * Allocates an id and runs `insert` with it. When `insert` fails on a duplicate key, either the id was taken (by a
-   * concurrent creation that read the same counter value: retry with the next id) or another unique constraint
-   * failed (a name, an email): `explainDuplicate` looks that up and returns the error to throw. The id is checked
-   * first because it is a primary-key read (`_id` is idKey(id)), cheap even on FerretDB.
+   * Allocates an id and runs `insert` with it. When `insert` fails on a duplicate key, the error's keyPattern says
+   * which unique index refused it: the id's (`_id` or `idField`, taken by a record stored by other means: retry with
+   * the next id), or another (a name, an email): `explainDuplicate` is given its fields and returns the error to throw.
    */
   async insertWithNewId<T>(
     sequence: string,
-    collection: { exists(filter: { _id: string }): PromiseLike<unknown> },
+    idField: string,
     insert: (id: number) => Promise<T>,
-    explainDuplicate: () => Promise<Error | undefined> = async () => undefined,
+    explainDuplicate: (fields: string[]) => Error | undefined = () => undefined,
   ): Promise<T> {
     for (let attempt = 1; ; attempt++) {
       const id = answerable(sequence, await this.next(sequence));
@@ -109,10 +116,8 @@ export class IdAllocator {
         return await insert(id);
       } catch (err) {
         if (!isDuplicateKeyError(err)) throw err;
-        if (!(await collection.exists({ _id: idKey(id) }))) {
-          const explained = await explainDuplicate();
-          if (explained) throw explained;
-        }
+        const fields = duplicateKeyFields(err);
+        if (!fields.includes("_id") && !fields.includes(idField)) throw explainDuplicate(fields) ?? err;
         if (attempt >= MAX_ATTEMPTS) throw err;
       }
     }

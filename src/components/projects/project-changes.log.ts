@@ -191,7 +191,8 @@ export class ProjectChangeLog {
     }
     if (!newest) return;
     const state = newest.project;
-    const doc = { _id: idKey(projectId), ...state, name_key: nameKey(state.project_name) };
+    // As the service stores a project (change_seq: its schema's default, no longer written otherwise).
+    const doc = { _id: idKey(projectId), ...state, name_key: nameKey(state.project_name), change_seq: null };
     await timedCommand(this.projects.db.getClient(), "update", () =>
       this.projects.collection.replaceOne({ _id: idKey(projectId) } as never, doc as never, { upsert: true }),
     );

@@ -13,7 +13,7 @@
 //   atomic step as the change.
 import type { PipelineStage, QueryFilter } from "mongoose";
 import type { Actor } from "../../auth/actor";
-import { isDuplicateKeyError, type IdAllocator } from "../../db/id-allocator";
+import { duplicateKeyFields, isDuplicateKeyError, type IdAllocator } from "../../db/id-allocator";
 import { idKey } from "../../db/id-key";
 import { readKeysetPage } from "../../db/keyset";
 import type { FieldTypesFit, HasFields } from "../../shared/field-checks";
@@ -102,7 +102,7 @@ export class ProjectRepository {
   async create(
     values: NewProjectValues,
     actor: Actor,
-    explainDuplicate: () => Promise<Error | undefined>,
+    explainDuplicate: (fields: string[]) => Error | undefined,
   ): Promise<ProjectRecord> {
     for (let attempt = 1; ; attempt++) {
       let project_id = 0;
@@ -122,17 +122,14 @@ export class ProjectRepository {
         return toProjectRecord(doc);
       } catch (err) {
         if (!isDuplicateKeyError(err)) throw err;
-        const explained = await explainDuplicate();
+        // keyPattern names the unique index that refused it: one explainDuplicate knows (a taken name: its error),
+        // else the id's (a project stored by other means holds it: raise the counter past it and try again).
+        const explained = explainDuplicate(duplicateKeyFields(err));
         if (explained) throw explained;
         if (attempt >= MAX_CREATE_ATTEMPTS) throw err;
         await this.ids.atLeast("projects", project_id);
       }
     }
-  }
-
-  /** Whether the company already has a project whose name folds to nameKey. */
-  async nameTaken(company_id: number, name_key: string): Promise<boolean> {
-    return (await this.projects.exists({ company_id, name_key })) !== null;
   }
 
   /**

@@ -92,8 +92,9 @@ export class ProjectService {
       access,
     );
     const values = { ...valid, name_key: nameKey(project_name) };
-    return this.projects.create(values, actor, async () =>
-      (await this.projects.nameTaken(company_id, values.name_key))
+    // The unique index that refused it names its fields: the company's names, or none the service knows.
+    return this.projects.create(values, actor, (fields) =>
+      fields.includes("name_key")
         ? conflict(
             `project_name "${project_name}" is taken: company_id ${company_id} already has a project of that name (ignoring case and surrounding spaces)`,
             "project_name",

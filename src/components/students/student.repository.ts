@@ -20,22 +20,21 @@ export class StudentRepository {
     private readonly ids: IdAllocator,
   ) {}
 
-  /** `explainDuplicate` tells a taken email apart from an id collision (see IdAllocator.insertWithNewId). */
+  /**
+   * `explainDuplicate` gets the fields of a unique index other than the id's that refused the insert (the email's),
+   * and returns the error to throw (see IdAllocator.insertWithNewId).
+   */
   async create(
     values: { student_name: string; email: string; class_code: string },
-    explainDuplicate: () => Promise<Error | undefined>,
+    explainDuplicate: (fields: string[]) => Error | undefined,
   ): Promise<StudentRecord> {
     const doc = await this.ids.insertWithNewId(
       "students",
-      this.students,
+      "student_id",
       (student_id) => this.students.create({ student_id, ...values }),
       explainDuplicate,
     );
     return toStudentRecord(doc.toObject());
-  }
-
-  async emailTaken(email: string): Promise<boolean> {
-    return (await this.students.exists({ email })) !== null;
   }
 
   /** Sets the given fields (none: reads); null when no student has that id. */

@@ -38,8 +38,9 @@ export class StudentService {
 
   async create(input: CreateStudentValues): Promise<StudentRecord> {
     const values = validate(CreateStudentSchema, input);
-    return this.students.create(values, async () =>
-      (await this.students.emailTaken(values.email))
+    // The unique index that refused it names its field: the email's, or none the service knows.
+    return this.students.create(values, (fields) =>
+      fields.includes("email")
         ? conflict(`email ${values.email} is already taken by another student`, "email", FieldErrorReason.TAKEN)
         : undefined,
     );

@@ -28,7 +28,7 @@ export class TeacherRepository {
   ) {}
 
   async create(teacher_name: string): Promise<TeacherRecord> {
-    const doc = await this.ids.insertWithNewId("teachers", this.teachers, (teacher_id) =>
+    const doc = await this.ids.insertWithNewId("teachers", "teacher_id", (teacher_id) =>
       this.teachers.create({ teacher_id, teacher_name }),
     );
     return toTeacherRecord(doc.toObject());
