@@ -62,7 +62,8 @@ export class IdAllocator {
           .findOneAndUpdate(
             { _id: sequence },
             { $inc: { seq: count } },
-            { upsert: true, returnDocument: "after", ...(session ? { session } : {}) },
+            // Only the value is read back (findAndModify's `fields`, which the embedded FerretDB now takes too).
+            { upsert: true, returnDocument: "after", projection: { seq: 1 }, ...(session ? { session } : {}) },
           )
           .lean();
         return doc!.seq - count + 1;
