@@ -117,7 +117,8 @@ describe("GET /openapi.json", () => {
       $ref: "#/components/schemas/ErrorEnvelope",
     });
 
-    // From the role table: any authenticated caller may change a status; creation lists no 403.
+    // From the role table: any authenticated caller may change a status; creation lists a 403, for a company the
+    // caller's row rules (ACCESS_POLICY) do not let it read.
     expect(doc.paths["/projects/{projectId}/updateStatus"].put.security).toEqual([
       { bearerAuth: [] },
       { userRole: [] },
@@ -126,6 +127,7 @@ describe("GET /openapi.json", () => {
       "201",
       "400",
       "401",
+      "403",
       "409",
       "413",
       "415",
