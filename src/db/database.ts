@@ -60,6 +60,8 @@ export interface OpenDatabaseOptions {
   replyTimeoutMs?: number;
   /** The driver's connection pool size; unset keeps the driver's default (or the URI's maxPoolSize). */
   maxPoolSize?: number;
+  /** How many transactions of this process may run at once (db/transactions.ts); unset: no limit. */
+  transactionsAtOnce?: number;
   /** Told how a long step of opening goes (the one-time copy of project_revisions into the change log). */
   progress?: Progress;
 }
@@ -114,7 +116,7 @@ export async function connectDatabase<M extends object>(
     connection,
     models,
     ids,
-    transactions: transactionsOf(connection, timeoutMs),
+    transactions: transactionsOf(connection, timeoutMs, options.transactionsAtOnce),
     async ping(limitMs = 1000) {
       // Not gated on Mongoose's readyState: after an outage it says "disconnected" until the driver's next
       // heartbeat (up to 10 s), while a ping (its server selection) finds the server again at once.

@@ -27,10 +27,46 @@ function hasLabel(err: unknown, label: string): boolean {
   return !!e && (e.hasErrorLabel?.(label) ?? e.errorLabels?.includes(label) ?? false);
 }
 
+/**
+ * At most `limit` transactions of this process at once; the others wait their turn in order, each until its
+ * deadline. The embedded FerretDB writes one transaction at a time per database, and a transaction waiting there for
+ * the one writing holds a connection of the driver's small pool (configured-database.ts): enough of them waiting
+ * would leave the writing one no connection for its next command. Waiting here holds none.
+ */
+function turns(limit: number) {
+  let running = 0;
+  const waiting: (() => void)[] = [];
+  const release = () => {
+    const next = waiting.shift();
+    if (next) next();
+    else running--;
+  };
+  return async (waitMs: number): Promise<() => void> => {
+    if (running < limit) {
+      running++;
+      return release;
+    }
+    await new Promise<void>((resolve, reject) => {
+      const turn = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+      const timer = setTimeout(() => {
+        waiting.splice(waiting.indexOf(turn), 1);
+        reject(new Error(`no turn to run a transaction within ${waitMs} ms (${waiting.length} more waiting)`));
+      }, waitMs);
+      waiting.push(turn);
+    });
+    return release;
+  };
+}
+
 const pause = (attempt: number) =>
   new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(MAX_PAUSE_MS, 2 * attempt)));
 
-export function transactionsOf(connection: Connection, timeoutMs: number): Transactions {
+/** `atOnce`: how many transactions of this process may run at once (unlimited on MongoDB). */
+export function transactionsOf(connection: Connection, timeoutMs: number, atOnce = Infinity): Transactions {
+  const turn = turns(atOnce);
   const client = () => connection.getClient();
   // The driver's session helpers send commitTransaction and abortTransaction outside the timed commands.
   const timed = async (command: "commitTransaction" | "abortTransaction", send: () => Promise<void>) => {
@@ -47,6 +83,7 @@ export function transactionsOf(connection: Connection, timeoutMs: number): Trans
   return {
     async run<T>(work: (session: ClientSession) => Promise<T>): Promise<T> {
       const deadline = performance.now() + timeoutMs;
+      const done = await turn(timeoutMs);
       const session = await connection.startSession();
       try {
         for (let attempt = 1; ; attempt++) {
@@ -80,6 +117,7 @@ export function transactionsOf(connection: Connection, timeoutMs: number): Trans
           await pause(attempt);
         }
       } finally {
+        done();
         await session.endSession().catch(() => undefined);
       }
     },

@@ -3,6 +3,7 @@ import crypto from "node:crypto";
 import path from "node:path";
 import type { mongo } from "mongoose";
 import { openDatabase, type Database } from "../../src/persistence";
+import type { OpenDatabaseOptions } from "../../src/db/database";
 import { explainSqlLog, type ExplainedStatement } from "../../src/db/ferretdb";
 
 export function testDbName(): string {
@@ -24,9 +25,13 @@ export function testMongoUri(): string {
  * Opens a fresh database for this test file; drop it with dropTestDatabase. With `appName`, its client says that
  * name to the server (a fail point can then be set for it alone: failCommand).
  */
-export async function openTestDatabase(dbName = testDbName(), options: { appName?: string } = {}): Promise<Database> {
-  const uri = options.appName ? `${testMongoUri()}?appName=${encodeURIComponent(options.appName)}` : testMongoUri();
-  return openDatabase(uri, { dbName });
+export async function openTestDatabase(
+  dbName = testDbName(),
+  options: { appName?: string } & Pick<OpenDatabaseOptions, "maxPoolSize" | "transactionsAtOnce"> = {},
+): Promise<Database> {
+  const { appName, ...pool } = options;
+  const uri = appName ? `${testMongoUri()}?appName=${encodeURIComponent(appName)}` : testMongoUri();
+  return openDatabase(uri, { dbName, ...pool });
 }
 
 /**

@@ -11,7 +11,10 @@ import {
   ProjectHistoryDocument,
   UpdateProjectStatusDocument,
 } from "../generated/graphql";
+import { EMBEDDED_FERRETDB_POOL_SIZE, EMBEDDED_FERRETDB_TRANSACTIONS_AT_ONCE } from "../../src/db/configured-database";
+import type { Database } from "../../src/persistence";
 import { startTestApp, type TestApp } from "../helpers/app";
+import { dropTestDatabase, openTestDatabase } from "../helpers/database";
 import {
   ADMIN,
   createProject,
@@ -26,8 +29,8 @@ import {
 
 const N = 20;
 
-async function withFreshApp(run: (t: TestApp) => Promise<void>): Promise<void> {
-  const t = await startTestApp();
+async function withFreshApp(run: (t: TestApp) => Promise<void>, db?: Database): Promise<void> {
+  const t = await startTestApp({ db });
   try {
     await run(t);
   } finally {
@@ -95,6 +98,33 @@ describe("concurrency", () => {
       expect(tally(responses.map(payloadOf))).toEqual({ success: 1, CONFLICT: N - 1 });
       expect(await t.db.models.Project.countDocuments()).toBe(1);
     }));
+
+  it(`when ${N} changes run at once on the embedded database's pool of ${EMBEDDED_FERRETDB_POOL_SIZE} connections, then every one succeeds`, async () => {
+    // As npm start opens the embedded FerretDB: a small pool, one transaction of the process at a time
+    // (configured-database.ts). Transactions waiting inside the database would hold every connection of the pool.
+    const db = await openTestDatabase(undefined, {
+      maxPoolSize: EMBEDDED_FERRETDB_POOL_SIZE,
+      transactionsAtOnce: EMBEDDED_FERRETDB_TRANSACTIONS_AT_ONCE,
+    });
+    try {
+      await withFreshApp(async (t) => {
+        const created = await Promise.all(
+          Array.from({ length: N }, () => t.gql(CreateProjectDocument, { input: projectInput() }, STUDENT)),
+        );
+        expect(tally(created.map(payloadOf))).toEqual({ success: N });
+        const ids = created.map((r) => (payloadOf(r).data as { project_id: number }).project_id);
+        const changed = await Promise.all(
+          ids.map((projectId) =>
+            t.gql(UpdateProjectStatusDocument, { projectId, input: { project_status: "in_progress" } }, ADMIN),
+          ),
+        );
+        expect(tally(changed.map(payloadOf))).toEqual({ success: N });
+        expect(await t.db.models.Project.countDocuments({ revision: 2 })).toBe(N);
+      }, db);
+    } finally {
+      await dropTestDatabase(db);
+    }
+  });
 
   it(`when ${N} distinct createProject calls run at once, then all succeed with ${N} distinct ids from 1`, () =>
     withFreshApp(async (t) => {

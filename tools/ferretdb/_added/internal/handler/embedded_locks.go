@@ -4,6 +4,7 @@ package handler
 
 import (
 	"context"
+	"errors"
 	"sync"
 
 	"golang.org/x/sync/semaphore"
@@ -46,6 +47,27 @@ type embeddedHeld struct {
 }
 
 func embeddedAcquire(ctx context.Context, key embeddedLockKey, n int64) (*embeddedHeld, error) {
+	return embeddedTake(key, n, func(sem *semaphore.Weighted) error { return sem.Acquire(ctx, n) })
+}
+
+// embeddedTryAcquire takes a lock if no one holds or waits for it; nil otherwise.
+func embeddedTryAcquire(key embeddedLockKey, n int64) *embeddedHeld {
+	held, _ := embeddedTake(key, n, func(sem *semaphore.Weighted) error {
+		if !sem.TryAcquire(n) {
+			return errEmbeddedBusy
+		}
+
+		return nil
+	})
+
+	return held
+}
+
+// errEmbeddedBusy: embeddedTryAcquire's lock is taken.
+var errEmbeddedBusy = errors.New("the lock is taken")
+
+// embeddedTake looks key's entry up (or adds it) and takes it with take.
+func embeddedTake(key embeddedLockKey, n int64, take func(*semaphore.Weighted) error) (*embeddedHeld, error) {
 	embeddedLocks.mu.Lock()
 	e := embeddedLocks.entries[key]
 	if e == nil {
@@ -60,7 +82,7 @@ func embeddedAcquire(ctx context.Context, key embeddedLockKey, n int64) (*embedd
 	embeddedLocks.mu.Unlock()
 
 	held := &embeddedHeld{key: key, e: e, n: n}
-	if err := e.sem.Acquire(ctx, n); err != nil {
+	if err := take(e.sem); err != nil {
 		held.n = 0
 		held.release()
 		return nil, err
