@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"hash/fnv"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/FerretDB/FerretDB/internal/util/fsql"
@@ -185,33 +186,20 @@ func syncEmbeddedIndexes(ctx context.Context, db *fsql.DB, c *Collection) error 
 
 	want := embeddedIndexes(c)
 
-	rows, err := db.QueryContext(ctx, `SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = ?`, c.TableName)
+	have, err := embeddedNames(ctx, db, `SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = ?`, c.TableName)
 	if err != nil {
 		return lazyerrors.Error(err)
 	}
 
 	var drop []string
-	have := map[string]bool{}
 
-	for rows.Next() {
-		var name string
-		if err = rows.Scan(&name); err != nil {
-			rows.Close()
-			return lazyerrors.Error(err)
-		}
-
-		have[name] = true
-
+	for name := range have {
 		if strings.HasPrefix(name, c.TableName+EmbeddedIndexPrefix) && want[name] == "" {
 			drop = append(drop, name)
 		}
 	}
 
-	rows.Close()
-
-	if err = rows.Err(); err != nil {
-		return lazyerrors.Error(err)
-	}
+	slices.Sort(drop)
 
 	for _, name := range drop {
 		if _, err = db.ExecContext(ctx, fmt.Sprintf(`DROP INDEX IF EXISTS %q`, name)); err != nil {
@@ -239,26 +227,8 @@ func addSortKeyColumns(ctx context.Context, db *fsql.DB, c *Collection) error {
 		return nil
 	}
 
-	rows, err := db.QueryContext(ctx, fmt.Sprintf(`SELECT name FROM pragma_table_xinfo(%s)`, quoteString(c.TableName)))
+	have, err := embeddedNames(ctx, db, fmt.Sprintf(`SELECT name FROM pragma_table_xinfo(%s)`, quoteString(c.TableName)))
 	if err != nil {
-		return lazyerrors.Error(err)
-	}
-
-	have := map[string]bool{}
-
-	for rows.Next() {
-		var name string
-		if err = rows.Scan(&name); err != nil {
-			rows.Close()
-			return lazyerrors.Error(err)
-		}
-
-		have[name] = true
-	}
-
-	rows.Close()
-
-	if err = rows.Err(); err != nil {
 		return lazyerrors.Error(err)
 	}
 
@@ -282,4 +252,30 @@ func addSortKeyColumns(ctx context.Context, db *fsql.DB, c *Collection) error {
 // quoteString returns s as an SQL string literal.
 func quoteString(s string) string {
 	return "'" + strings.ReplaceAll(s, "'", "''") + "'"
+}
+
+// embeddedNames runs a query of one text column (names) and gives the set of its values.
+func embeddedNames(ctx context.Context, db *fsql.DB, query string, args ...any) (map[string]bool, error) {
+	rows, err := db.QueryContext(ctx, query, args...)
+	if err != nil {
+		return nil, lazyerrors.Error(err)
+	}
+	defer rows.Close()
+
+	names := map[string]bool{}
+
+	for rows.Next() {
+		var name string
+		if err = rows.Scan(&name); err != nil {
+			return nil, lazyerrors.Error(err)
+		}
+
+		names[name] = true
+	}
+
+	if err = rows.Err(); err != nil {
+		return nil, lazyerrors.Error(err)
+	}
+
+	return names, nil
 }
