@@ -238,11 +238,7 @@ export class ProjectChangeLog {
     if (only.projectId !== undefined) filter.project_id = only.projectId;
     // A reader's row rule on the project as of each change (an entry's project state is stored with it).
     for (const [field, condition] of Object.entries(only.where ?? {})) filter[`project.${field}`] = condition;
-    const docs = await this.changes
-      .find(filter)
-      .sort({ seq: 1 })
-      .limit(limit)
-      .lean<ProjectChangeLogDoc[]>();
+    const docs = await this.changes.find(filter).sort({ seq: 1 }).limit(limit).lean<ProjectChangeLogDoc[]>();
     return docs.map(toEntry);
   }
 
