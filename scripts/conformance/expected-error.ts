@@ -79,6 +79,10 @@ function innerErrors(error: unknown): Doc[] {
     }
   }
   if (error instanceof MongoClientBulkWriteError) {
+    // its top-level error (the format's `error` field, the Node driver's cause) answers errorCode and errorContains
+    if (error.cause instanceof MongoServerError) {
+      inner.push({ code: error.cause.code, codeName: error.cause.codeName, errmsg: error.cause.message });
+    }
     for (const writeError of error.writeErrors.values())
       inner.push({ code: writeError.code, errmsg: writeError.message });
     for (const concernError of error.writeConcernErrors) inner.push(concernError);
@@ -158,7 +162,8 @@ export function checkExpectedError(expected: ExpectedError, error: unknown, cont
     if (error instanceof MongoError && error.hasErrorLabel(label)) fail(`no label ${label}, it has it on ${got}`);
   }
   if (expected.errorResponse !== undefined) {
-    const response = fromServer ? (error as MongoServerError).errorResponse : undefined;
+    const topLevel = error instanceof MongoClientBulkWriteError ? error.cause : error;
+    const response = topLevel instanceof MongoServerError ? topLevel.errorResponse : undefined;
     if (!response) fail(`a server response, got ${got}`);
     matchPart("errorResponse", expected.errorResponse, response, context);
   }

@@ -6,7 +6,15 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { MongoClient, type MongoServerError, type Db, type Document } from "mongodb";
+import {
+  MongoClient,
+  type ClientBulkWriteModel,
+  type ClientBulkWriteOptions,
+  type MongoClientBulkWriteError,
+  type MongoServerError,
+  type Db,
+  type Document,
+} from "mongodb";
 import { startFerretDb } from "../../src/db/ferretdb";
 import type { EmbeddedDatabase } from "../../src/db/embedded";
 
@@ -22,6 +30,10 @@ let counter = 0;
 
 /** A fresh collection name for one test. */
 const fresh = (what: string) => `${what}_${++counter}`;
+
+/** A client bulkWrite of models written as the command's documents are (the driver's types want ObjectId _ids). */
+const clientBulkWrite = (client: MongoClient, models: Document[], options?: ClientBulkWriteOptions) =>
+  client.bulkWrite(models as ClientBulkWriteModel[], options);
 
 /** The error a promise rejects with (fails when it resolves). */
 async function failure(promise: Promise<unknown>): Promise<MongoServerError> {
@@ -457,5 +469,168 @@ describe("the embedded FerretDB's crud concern", () => {
       .toArray();
 
     expect(result).toEqual([{ a: 2 }, { a: 3 }]);
+  });
+
+  it("when a client asks the version, then the patched program claims MongoDB 8.0 (wire 25) and the switched-off one FerretDB's 7.0 (wire 21)", async () => {
+    const info = await patched.admin().command({ buildInfo: 1 });
+    const hello = await patched.admin().command({ hello: 1 });
+    const stockInfo = await stock.admin().command({ buildInfo: 1 });
+    const stockHello = await stock.admin().command({ hello: 1 });
+
+    expect([info.version, info.versionArray, hello.maxWireVersion]).toEqual(["8.0.0", [8, 0, 0, 0], 25]);
+    expect([stockInfo.version, stockInfo.versionArray, stockHello.maxWireVersion]).toEqual([
+      "7.0.42",
+      [7, 0, 42, 0],
+      21,
+    ]);
+  });
+
+  it("when a client bulkWrite writes to two databases, then each operation is applied and answered as MongoDB 8.0 answers", async () => {
+    const name = fresh("clientbulk");
+    const other = clients[0].db("crud_other").collection(name);
+    await patched.collection(name).insertMany([
+      { _id: 1, x: 1 },
+      { _id: 2, x: 2 },
+      { _id: 3, x: 3 },
+    ] as Document[]);
+
+    const result = await clientBulkWrite(
+      clients[0],
+      [
+        { name: "insertOne", namespace: `crud.${name}`, document: { _id: 4, x: 4 } },
+        { name: "insertOne", namespace: `crud_other.${name}`, document: { _id: 1, y: 1 } },
+        { name: "updateOne", namespace: `crud.${name}`, filter: { _id: 1 }, update: { $inc: { x: 10 } } },
+        {
+          name: "updateMany",
+          namespace: `crud.${name}`,
+          filter: { x: { $lte: 3 } },
+          update: { $set: { small: true } },
+        },
+        { name: "replaceOne", namespace: `crud.${name}`, filter: { _id: 9 }, replacement: { x: 9 }, upsert: true },
+        { name: "deleteOne", namespace: `crud.${name}`, filter: { _id: 4 } },
+      ],
+      { verboseResults: true },
+    );
+
+    expect({
+      insertedCount: result.insertedCount,
+      matchedCount: result.matchedCount,
+      modifiedCount: result.modifiedCount,
+      upsertedCount: result.upsertedCount,
+      deletedCount: result.deletedCount,
+    }).toEqual({ insertedCount: 2, matchedCount: 3, modifiedCount: 3, upsertedCount: 1, deletedCount: 1 });
+    expect(result.updateResults?.get(4)).toEqual({ matchedCount: 1, modifiedCount: 0, didUpsert: true, upsertedId: 9 });
+    expect(result.deleteResults?.get(5)).toEqual({ deletedCount: 1 });
+    expect(await patched.collection(name).find({}).sort({ _id: 1 }).toArray()).toEqual([
+      { _id: 1, x: 11 },
+      { _id: 2, x: 2, small: true },
+      { _id: 3, x: 3, small: true },
+      { _id: 9, x: 9 },
+    ]);
+    expect(await other.find({}).toArray()).toEqual([{ _id: 1, y: 1 }]);
+    // FerretDB's own has no such command (59)
+    const refused = (await failure(
+      clientBulkWrite(clients[1], [{ name: "insertOne", namespace: `crud.${name}`, document: { _id: 1 } }]),
+    )) as unknown as MongoClientBulkWriteError;
+    expect((refused.cause as MongoServerError).code).toBe(59);
+  });
+
+  it("when an operation of a client bulkWrite fails, then an ordered one stops there and an unordered one goes on", async () => {
+    const name = fresh("clientbulkerr");
+    await patched.collection(name).insertOne({ _id: 1 } as Document);
+    const models = [
+      { name: "insertOne", namespace: `crud.${name}`, document: { _id: 2 } },
+      { name: "insertOne", namespace: `crud.${name}`, document: { _id: 1 } },
+      { name: "insertOne", namespace: `crud.${name}`, document: { _id: 3 } },
+    ];
+
+    const ordered = (await failure(clientBulkWrite(clients[0], models))) as unknown as MongoClientBulkWriteError;
+    expect([...ordered.writeErrors.entries()].map(([i, e]) => [i, e.code])).toEqual([[1, DUPLICATE_KEY]]);
+    expect(ordered.partialResult?.insertedCount).toBe(1);
+    expect(await patched.collection(name).countDocuments()).toBe(2);
+
+    await patched.collection(name).deleteMany({ _id: { $ne: 1 } } as Document);
+    const unordered = (await failure(
+      clientBulkWrite(clients[0], models, { ordered: false }),
+    )) as unknown as MongoClientBulkWriteError;
+    expect([...unordered.writeErrors.keys()]).toEqual([1]);
+    expect(unordered.partialResult?.insertedCount).toBe(2);
+    expect(await patched.collection(name).countDocuments()).toBe(3);
+  });
+
+  it("when a client bulkWrite runs in a transaction, then its writes are the transaction's: gone when aborted, kept when committed", async () => {
+    const name = fresh("clientbulktxn");
+    await patched.createCollection(name);
+    const session = clients[0].startSession();
+    try {
+      session.startTransaction();
+      await clientBulkWrite(clients[0], [{ name: "insertOne", namespace: `crud.${name}`, document: { _id: 1 } }], {
+        session,
+      });
+      expect(await patched.collection(name).countDocuments({}, { session })).toBe(1);
+      await session.abortTransaction();
+      expect(await patched.collection(name).countDocuments()).toBe(0);
+
+      session.startTransaction();
+      await clientBulkWrite(
+        clients[0],
+        [
+          { name: "insertOne", namespace: `crud.${name}`, document: { _id: 2 } },
+          { name: "updateOne", namespace: `crud.${name}`, filter: { _id: 2 }, update: { $set: { done: true } } },
+        ],
+        { session },
+      );
+      await session.commitTransaction();
+    } finally {
+      await session.endSession();
+    }
+    expect(await patched.collection(name).find({}).toArray()).toEqual([{ _id: 2, done: true }]);
+  });
+
+  it("when updateOne or replaceOne has a sort, then the first matching document in that order is changed", async () => {
+    const name = fresh("sort");
+    await patched.collection(name).insertMany([
+      { _id: 1, x: 1 },
+      { _id: 2, x: 2 },
+      { _id: 3, x: 3 },
+    ] as Document[]);
+
+    const updated = await patched
+      .collection(name)
+      .updateOne({ x: { $gt: 1 } } as Document, { $set: { y: "first by x desc" } }, { sort: { x: -1 } });
+    const replaced = await patched
+      .collection(name)
+      .replaceOne({ x: { $gt: 1 } } as Document, { x: 20 }, { sort: { x: 1 } });
+
+    expect([updated.matchedCount, updated.modifiedCount, replaced.matchedCount]).toEqual([1, 1, 1]);
+    expect(await patched.collection(name).find({}).sort({ _id: 1 }).toArray()).toEqual([
+      { _id: 1, x: 1 },
+      { _id: 2, x: 20 },
+      { _id: 3, x: 3, y: "first by x desc" },
+    ]);
+    await expect(
+      stock.collection(name).updateOne({} as Document, { $set: { y: 1 } }, { sort: { x: -1 } }),
+    ).rejects.toThrow();
+  });
+
+  it("when distinct has a hint, then it answers as without one (FerretDB's own refuses the field)", async () => {
+    const name = fresh("distincthint");
+    for (const db of [patched, stock]) {
+      await db.collection(name).insertMany([{ x: 1 }, { x: 2 }, { x: 1 }]);
+      await db.collection(name).createIndex({ x: 1 });
+    }
+
+    expect((await patched.collection(name).distinct("x", {}, { hint: { x: 1 } })).sort()).toEqual([1, 2]);
+    expect((await failure(stock.collection(name).distinct("x", {}, { hint: "x_1" }))).code).toBe(9);
+  });
+
+  it("when an expression uses a variable no let defines, then it is refused as MongoDB refuses it (17276)", async () => {
+    const name = fresh("undefinedvar");
+    await patched.collection(name).insertOne({ _id: 1 } as Document);
+
+    const refused = await failure(patched.collection(name).deleteOne({ $expr: { $eq: ["$_id", "$$id2"] } }));
+
+    expect([refused.code, refused.message]).toEqual([17276, "Use of undefined variable: id2"]);
+    expect(await patched.collection(name).countDocuments()).toBe(1);
   });
 });

@@ -31,7 +31,8 @@
 // set of one; sessions, multi-document transactions and retryable writes are served as MongoDB serves them.
 // failpoint: MongoDB's failCommand fail point, for tests (hooks only: no change of FerretDB's files). crud: the CRUD
 // commands take the options and inputs MongoDB's CRUD specification tests use (docs/database.md lists them), and
-// refuse the rest with NotImplemented.
+// refuse the rest with NotImplemented; the server claims MongoDB 8.0 (buildInfo 8.0.0, hello's maxWireVersion 25,
+// where FerretDB claims 7.0 and 21) and has 8.0's client bulkWrite, update sort and distinct hint.
 // What several concerns use lives once, in a file named for what it shares: the switches
 // (util/embedded/switches.go), buildInfo's markers (handler/embedded_markers.go, whose hook in msg_buildinfo.go is
 // shared.patch), the command hooks (handler/embedded_commands.go, whose hooks in clientconn/conn.go are shared.patch),

@@ -174,6 +174,9 @@ func embeddedCrudRewrites(call *embeddedCall, top *wirebson.Document) bool {
 	}
 
 	switch call.command {
+	case "distinct":
+		return top.Get("hint") != nil // embedded_crud_hint.go
+
 	case "aggregate":
 		if _, ok := top.Get("aggregate").(string); !ok {
 			return true
@@ -201,7 +204,7 @@ func embeddedCrudRewrites(call *embeddedCall, top *wirebson.Document) bool {
 	case "update", "delete":
 		statement := func(raw wirebson.RawDocument) bool {
 			d, err := raw.Decode()
-			return err == nil && (d.Get("arrayFilters") != nil || d.Get("collation") != nil)
+			return err == nil && (d.Get("arrayFilters") != nil || d.Get("collation") != nil || d.Get("sort") != nil)
 		}
 
 		if list, ok := top.Get(call.command + "s").(wirebson.RawArray); ok {

@@ -156,7 +156,7 @@ func embeddedIsWrite(command string) bool {
 // embeddedIsRetryableWrite tells whether a command is one a driver retries as a retryable write.
 func embeddedIsRetryableWrite(command string) bool {
 	switch command {
-	case "insert", "update", "delete", "findAndModify", "findandmodify":
+	case "insert", "update", "delete", "findAndModify", "findandmodify", "bulkWrite": // bulkWrite: the crud concern's
 		return true
 	default:
 		return false

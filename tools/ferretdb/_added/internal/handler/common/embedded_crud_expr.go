@@ -59,6 +59,15 @@ func EmbeddedCrudEval(expr any, root *types.Document) (any, error) {
 		case strings.HasPrefix(e, "$$"):
 			name, rest, _ := strings.Cut(e[2:], ".")
 			if name != "ROOT" && name != "CURRENT" {
+				// A user variable (lower-case first letter) that reaches here is one no `let` defined: the let
+				// feature replaced the defined ones, and no operator here binds variables. MongoDB refuses it so.
+				if name != "" && (name[0] >= 'a' && name[0] <= 'z' || name[0] >= 0x80) {
+					return nil, handlererrors.NewCommandErrorMsg(
+						handlererrors.ErrorCode(17276),
+						fmt.Sprintf("Use of undefined variable: %s", name),
+					)
+				}
+
 				return nil, embeddedCrudNotImplemented("the variable $$" + name)
 			}
 
