@@ -3,7 +3,6 @@
 // data plus one teacher with 150 projects. Prints one table; the README's "Query limits" figures come from it.
 import "reflect-metadata";
 import { spawn, type ChildProcess } from "node:child_process";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { parse } from "graphql";
@@ -15,6 +14,7 @@ import { getSchema } from "../src/graphql/schema";
 import { seedDatabase } from "../src/seed/seed";
 import pino from "pino";
 import { createServices } from "../src/services";
+import { freePort } from "./free-port";
 
 const BENCH = loadBenchConfig();
 const RUNS = BENCH.runs;
@@ -87,17 +87,6 @@ function cases(heavyTeacher: number): Case[] {
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** The service as `npm start` runs it, on the bench's database, header auth, no rate limit. */
 async function startService(uri: string): Promise<{ base: string; child: ChildProcess }> {

@@ -30,7 +30,6 @@
 // The script installs nothing: it names what is missing and the command that installs it.
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { createRequire } from "node:module";
@@ -51,6 +50,7 @@ import {
   type HttpClient,
   type Server,
 } from "./read-load";
+import { freePort } from "./free-port";
 
 const PROJECTS = Number(process.env.BENCH_PROJECTS || 20_000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -252,17 +252,6 @@ function cleanUp(): Promise<void> {
     }
   })();
   return cleaning;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /** Runs a PostgreSQL program as the `postgres` user when this process is root (PostgreSQL refuses root). */

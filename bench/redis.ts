@@ -22,6 +22,7 @@ import { sharedRateLimitStore } from "../src/redis/rate-limit-store";
 import { RedisConnection } from "../src/redis/redis-connection";
 import { loadBenchConfig } from "./bench-config";
 import { databaseUri, startBenchServer } from "./bench-database";
+import { freePort } from "./free-port";
 
 const BENCH = loadBenchConfig();
 const CONCURRENCY = process.env.BENCH_CONCURRENCY ? BENCH.concurrency : 16;
@@ -30,14 +31,6 @@ const REQUESTS = process.env.BENCH_REQUESTS ? BENCH.requests : 300;
 const REPO = path.resolve(__dirname, "../..");
 const QUERY = "query ProjectById { project(projectId: 1) { project_id project_name project_status } }";
 const HASH = createHash("sha256").update(QUERY).digest("hex");
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 async function waitFor(check: () => Promise<boolean>, what: string): Promise<void> {
   for (const deadline = Date.now() + 30_000; !(await check().catch(() => false));) {

@@ -10,12 +10,12 @@
 // Prints a table; docs/incoming/live.md's figures come from it.
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { createClient, type Client } from "graphql-ws";
 import WebSocket from "ws";
 import { databaseUri, startBenchServer } from "./bench-database";
+import { freePort } from "./free-port";
 
 const LATENCY_SAMPLES = 100;
 const SUBSCRIBERS = 1000;
@@ -29,17 +29,6 @@ const MEMORY_DIR = fs.mkdtempSync(path.join(os.tmpdir(), "project-service-bench-
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const ROLE = { "x-user-role": "admin" };
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 interface Service {
   base: string;
