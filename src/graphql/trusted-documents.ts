@@ -6,6 +6,7 @@
 // decides, with TRUSTED_DOCUMENTS_ONLY, whether anything else may run. This module only reads and checks manifests:
 // it is loaded by src/config.ts at start, so it imports nothing but node:crypto.
 import { createHash } from "node:crypto";
+import { parseJsonText } from "../shared/json-text";
 
 /** The trusted documents by the lower-case hex sha256 of their text. */
 export type TrustedDocuments = ReadonlyMap<string, string>;
@@ -30,12 +31,7 @@ export function hashOf(name: string, options: { prefix: "required" | "optional" 
  * option), would otherwise name documents by ids no client sends, or let an id run a document it does not name.
  */
 export function parseTrustedDocuments(text: string): TrustedDocuments {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text);
-  } catch (err) {
-    throw new Error(`not valid JSON (${(err as Error).message})`);
-  }
+  const raw = parseJsonText(text);
   if (!raw || typeof raw !== "object" || Array.isArray(raw)) {
     throw new Error('expected a JSON object { "sha256:<hex>": "<document>" } as graphql-codegen writes it');
   }

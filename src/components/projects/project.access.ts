@@ -14,6 +14,7 @@
 // index whose next key is project_id (project.model.ts), so the pushdown serves the filter and the page's order.
 import type { Caller } from "../../auth/caller";
 import { ROLES, type Role } from "../../auth/roles";
+import { parseJsonText } from "../../shared/json-text";
 
 /** The project fields a rule may name: the keys of a project's ownership, each leading an index. */
 export const RULE_FIELDS = ["company_id", "created_by", "project_id", "project_status", "teacher_id"] as const;
@@ -157,12 +158,7 @@ export function restricts(query: ProjectQuery | null): boolean {
 
 /** Parses and checks an ACCESS_POLICY file's text; throws Error with one line naming the place of the first problem. */
 export function parseAccessPolicy(text: string): ProjectAccessPolicy {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text);
-  } catch (err) {
-    throw new Error(`not valid JSON (${(err as Error).message})`);
-  }
+  const raw = parseJsonText(text);
   if (!isObject(raw)) throw new Error(`expected an object with "projects" (row rules per role), got ${shown(raw)}`);
   for (const key of Object.keys(raw)) {
     // "$schema", "$comment" may annotate the file, as in PROJECT_STATUS_WORKFLOW.

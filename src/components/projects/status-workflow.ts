@@ -14,6 +14,7 @@
 import { z } from "zod";
 import { badRequest, ErrorCode, FieldErrorReason, type FieldError } from "../../shared/errors";
 import { LIMITS, textProblem } from "../../shared/validation";
+import { parseJsonText } from "../../shared/json-text";
 
 export interface StatusWorkflow {
   /** Statuses in the order the file lists them. */
@@ -65,12 +66,7 @@ function reason(issue: z.core.$ZodIssue): string {
 
 /** Parses and checks a workflow file's text; throws Error with a one-line reason. */
 export function parseStatusWorkflow(text: string): StatusWorkflow {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text);
-  } catch (err) {
-    throw new Error(`not valid JSON (${(err as Error).message})`);
-  }
+  const raw = parseJsonText(text);
   const parsed = WorkflowFile.safeParse(raw);
   if (!parsed.success) throw new Error(reason(parsed.error.issues[0]));
   const { transitions, initial } = parsed.data;
