@@ -1,10 +1,11 @@
 // The composition root of persistence: every component's models on one connection, and what runs when a database
-// opens (the change log's one-time migrations). src/db knows no component; it gets them from here.
+// opens (the upgrades of data stored by earlier versions). src/db knows no component; it gets them from here.
 import type { Connection } from "mongoose";
 import {
   createProjectChangeModel,
   createProjectModel,
   createProjectRevisionModel,
+  catchUpProjects as catchUpProjectsOf,
   migrateProjectRevisions,
   ProjectChangeLog,
   upgradeProjects,
@@ -45,10 +46,9 @@ export const APP_SCHEMA: DatabaseSchema<AppModels> = {
   // project_revisions is only read, once, by the migration: it is not created where it does not exist.
   readOnly: ["ProjectRevision"],
   async prepare(db, progress) {
-    // Insert-only and idempotent; markers make later starts skip them (project-changes.migration.ts).
-    const log = changeLogOf(db);
-    await migrateProjectRevisions(db.connection, db.models, log, progress);
-    await upgradeProjects(db.connection, log, progress);
+    // Insert-only and idempotent; markers make later starts skip them (project-upgrades.ts).
+    await migrateProjectRevisions(db, progress);
+    await upgradeProjects(db, changeLogOf(db), progress);
   },
 };
 
@@ -59,7 +59,7 @@ export function openDatabase(uri: string, options: OpenDatabaseOptions = {}): Pr
 
 /** The projects' change log of a database. */
 export function changeLogOf(db: Database): ProjectChangeLog {
-  return new ProjectChangeLog(db.models.ProjectChange, db.models.Project, db.ids, db.transactions);
+  return new ProjectChangeLog(db.models.ProjectChange, db.ids);
 }
 
 /**
@@ -67,5 +67,5 @@ export function changeLogOf(db: Database): ProjectChangeLog {
  * read from MONGODB_URI reads the projects before the log); returns how many projects it wrote.
  */
 export function catchUpProjects(db: Database): Promise<number> {
-  return changeLogOf(db).catchUpProjects();
+  return catchUpProjectsOf(db, changeLogOf(db));
 }

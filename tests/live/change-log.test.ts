@@ -5,7 +5,7 @@
 // resume. Revisions stored by versions before the change log are copied into it once at start-up, with the project's
 // state after each.
 import { ProjectChangeFeed, type ProjectChangeEvent } from "../../src/components/projects";
-import { type ProjectChangeLog, revisionKey } from "../../src/components/projects/persistence";
+import { appendAll, type ProjectChangeLog, revisionKey } from "../../src/components/projects/persistence";
 import { changeLogOf, openDatabase, type Database } from "../../src/persistence";
 import { createServices, type Services } from "../../src/services";
 import { dropTestDatabase, failCommand, openTestDatabase, testDbName, testMongoUri } from "../helpers/database";
@@ -71,11 +71,11 @@ describe("the change log: one transaction per change", () => {
       project,
     });
     // Revision 10 is committed already (by an earlier start, say); 150 changes are more than FerretDB's insert batch.
-    await log.appendAll([change(10)]);
+    await appendAll(db, [change(10)]);
     const before = await log.lastSeq();
     const changes = Array.from({ length: 150 }, (_, i) => change(i + 1));
 
-    const committed = await log.appendAll(changes);
+    const committed = await appendAll(db, changes);
 
     expect(committed).toBe(149);
     const stored = await db.models.ProjectChange.find({ project_id: projectId }).sort({ seq: 1 }).lean();

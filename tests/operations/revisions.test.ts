@@ -218,7 +218,7 @@ describe("revisions and history", () => {
     await t.db.models.Project.updateOne({ project_id: project.project_id }, { $unset: { revision: 1 } });
     await t.db.models.ProjectChange.deleteOne({ _id: revisionKey(project.project_id, 1) });
     await t.db.connection.db!.collection("migrations").deleteOne({ _id: "projects-at-newest-revision" as never });
-    await upgradeProjects(t.db.connection, changeLogOf(t.db));
+    await upgradeProjects(t.db, changeLogOf(t.db));
 
     const read = await t.gql(GetProjectDocument, { projectId: project.project_id }, TEACHER);
     const moved = await t.gql(
@@ -258,7 +258,7 @@ describe("revisions and history", () => {
     });
     await t.db.connection.db!.collection("migrations").deleteOne({ _id: "projects-at-newest-revision" as never });
 
-    await upgradeProjects(t.db.connection, log);
+    await upgradeProjects(t.db, log);
 
     const read = await t.gql(GetProjectDocument, { projectId: project.project_id }, TEACHER);
     expect(read.data?.project).toMatchObject({ revision: 2, teacher_id: teacher.teacher_id });

@@ -16,4 +16,4 @@ export {
   type ProjectChangeModel,
 } from "./project-changes.model";
 export { ProjectChangeLog, type ChangeLogEntry, type CommittedChange } from "./project-changes.log";
-export { migrateProjectRevisions, upgradeProjects } from "./project-changes.migration";
+export { appendAll, catchUpProjects, migrateProjectRevisions, upgradeProjects } from "./project-upgrades";

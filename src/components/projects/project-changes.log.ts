@@ -10,12 +10,8 @@
 // Data written by earlier versions reads as before: their void entries (positions no change took) are positions
 // without a change, and positions they left empty are simply absent.
 import type { ClientSession } from "mongoose";
-import { isDuplicateKeyError, type IdAllocator } from "../../db/id-allocator";
-import { idKey } from "../../db/id-key";
+import type { IdAllocator } from "../../db/id-allocator";
 import { timedCommand } from "../../db/command-timing";
-import { missingNumbers, numberFieldOf } from "../../db/missing-numbers";
-import type { Transactions } from "../../db/transactions";
-import { nameKey } from "../../shared/validation";
 import {
   isVoid,
   type ProjectChangeDoc,
@@ -23,7 +19,6 @@ import {
   type ProjectChangeModel,
 } from "./project-changes.model";
 import type { ProjectQuery } from "./project.access";
-import type { ProjectModel } from "./project.model";
 import {
   revisionKey,
   toChangeRecord,
@@ -48,10 +43,7 @@ export interface ChangeLogEntry {
 }
 
 /** The counter whose values are the log's positions (db/id-allocator.ts). */
-const SEQUENCE = "project_changes";
-
-/** Projects read, and revisions looked up, in one query when the projects catch up with the log. */
-const CATCH_UP_PAGE = 500;
+export const SEQUENCE = "project_changes";
 
 function toEntry(doc: ProjectChangeLogDoc): ChangeLogEntry {
   if (isVoid(doc)) return { seq: doc.seq };
@@ -71,9 +63,7 @@ export class ProjectChangeLog {
 
   constructor(
     private readonly changes: ProjectChangeModel,
-    private readonly projects: ProjectModel,
     private readonly ids: IdAllocator,
-    private readonly transactions: Transactions,
   ) {}
 
   /** Calls `listener` after every change this instance commits; returns the function that stops it. */
@@ -97,117 +87,6 @@ export class ProjectChangeLog {
     await timedCommand(this.changes.db.getClient(), "insert", () =>
       this.changes.collection.insertOne(entry as never, { session }),
     );
-  }
-
-  /**
-   * Commits changes at consecutive new positions, in the order given, in one transaction: one counter step and one
-   * insert (the revision migration's batches). A change whose revision is in the log already (copied by an
-   * interrupted earlier start, or by another instance) is left out. Returns how many were committed.
-   */
-  async appendAll(changes: Omit<ProjectChangeDoc, "seq">[]): Promise<number> {
-    for (;;) {
-      const present = await this.positionsOf(changes.map((change) => change._id));
-      const missing = changes.filter((change) => !present.has(change._id));
-      if (missing.length === 0) return 0;
-      try {
-        const last = await this.transactions.run(async (session) => {
-          const first = await this.ids.reserve(SEQUENCE, missing.length, session);
-          const docs = missing.map((change, i) => ({ ...change, seq: first + i }));
-          await timedCommand(this.changes.db.getClient(), "insert", () =>
-            this.changes.collection.insertMany(docs as never[], { session }),
-          );
-          return first + missing.length - 1;
-        });
-        this.committed(last);
-        return missing.length;
-      } catch (err) {
-        // Another instance committed some of them meanwhile (nothing of this transaction stayed): look again.
-        if (!isDuplicateKeyError(err)) throw err;
-      }
-    }
-  }
-
-  /**
-   * Brings the projects up to the log, where a project can be behind it: on a copy read while it was being written
-   * (db:backup through MONGODB_URI reads the projects before the log: a change made meanwhile can be in the log and
-   * not in its project, and a project created meanwhile only in the log), and on a database written by a version
-   * whose writers could die between their two writes (migration.ts). A project whose next revision is in the log gets
-   * the state its newest entry holds (entries hold the whole project); one stored without a revision (before
-   * revisions existed) gets revision 1; an id the counter handed out that no project holds, whose creation is in the
-   * log, is written from its newest entry. Reads the projects in pages by project_id with one `$in` of their next
-   * revisions each, and finds the absent ids by counting. Returns how many projects it brought up to the log.
-   */
-  async catchUpProjects(): Promise<number> {
-    let written = 0;
-    for (let last = 0; ;) {
-      const page = await this.projects
-        .find({ project_id: { $gt: last } }, { project_id: 1, revision: 1 })
-        .sort({ project_id: 1 })
-        .limit(CATCH_UP_PAGE)
-        .lean<{ project_id: number; revision?: number | null }[]>();
-      if (page.length === 0) break;
-      last = page[page.length - 1].project_id;
-      for (const { project_id } of page.filter((p) => p.revision == null)) {
-        // By `_id`, one by one (rare): a filter on the field's absence would read every project on the embedded FerretDB.
-        await this.projects.updateOne({ _id: idKey(project_id) }, { $set: { revision: 1 } }, { timestamps: false });
-      }
-      const ahead = await this.changes
-        .find(
-          { _id: { $in: page.map((p) => revisionKey(p.project_id, (p.revision ?? 1) + 1)) } },
-          { project_id: 1, revision: 1 },
-        )
-        .lean<{ project_id: number; revision: number }[]>();
-      for (const { project_id, revision } of ahead) {
-        await this.writeProjectFromLog(project_id, revision);
-        written++;
-      }
-    }
-    const absent = await missingNumbers(
-      numberFieldOf(this.projects, "project_id"),
-      0,
-      await this.ids.current("projects"),
-    );
-    for (let i = 0; i < absent.length; i += CATCH_UP_PAGE) {
-      const ids = absent.slice(i, i + CATCH_UP_PAGE);
-      const created = await this.changes
-        .find({ _id: { $in: ids.map((id) => revisionKey(id, 1)) } }, { project_id: 1 })
-        .lean<{ project_id: number }[]>();
-      for (const { project_id } of created) {
-        await this.writeProjectFromLog(project_id, 1);
-        written++;
-      }
-    }
-    return written;
-  }
-
-  /** Writes project `projectId` as its newest entry in the log holds it (revision `from` or later is there). */
-  private async writeProjectFromLog(projectId: number, from: number): Promise<void> {
-    let newest: ProjectChangeDoc | undefined;
-    for (let first = from; ; first += CATCH_UP_PAGE) {
-      const found = await this.revisions(projectId, first, first + CATCH_UP_PAGE - 1);
-      const present = found.filter((doc): doc is ProjectChangeDoc => doc !== null);
-      if (present.length > 0) newest = present[present.length - 1];
-      if (found[found.length - 1] === null) break;
-    }
-    if (!newest) return;
-    const state = newest.project;
-    // As the service stores a project (change_seq: its schema's default, no longer written otherwise).
-    const doc = { _id: idKey(projectId), ...state, name_key: nameKey(state.project_name), change_seq: null };
-    await timedCommand(this.projects.db.getClient(), "update", () =>
-      this.projects.collection.replaceOne({ _id: idKey(projectId) } as never, doc as never, { upsert: true }),
-    );
-  }
-
-  /** Brings the counter of positions up to the log's highest (positions written by versions before it was atomic). */
-  async catchUpCounter(): Promise<void> {
-    const last = await this.lastSeq();
-    if (last > 0) await this.ids.atLeast(SEQUENCE, last);
-  }
-
-  /** The positions of those of the revisions (`_id`s "<project>:<revision>") that the log holds. */
-  async positionsOf(keys: string[]): Promise<Map<string, number>> {
-    const docs = await this.changes.find({ _id: { $in: keys } }, { seq: 1 }).lean<{ _id: string; seq: number }[]>();
-    return new Map(docs.map((doc) => [doc._id, doc.seq]));
   }
 
   /** Revision `revision` of a project, or null when none is stored. */

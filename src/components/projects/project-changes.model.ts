@@ -1,5 +1,5 @@
 // The change log of projects (Mongoose): one immutable document per committed change, in `project_changes`. It
-// replaces `project_revisions` (still read once, by project-changes.migration.ts) because each change also has a
+// replaces `project_revisions` (still read once, by project-upgrades.ts) because each change also has a
 // position `seq` in one global order, and MongoDB cannot build a unique index on `seq` over documents that lack it.
 // See project-changes.log.ts for how a change and its entry commit together.
 import { Schema, type Connection, type Model } from "mongoose";

@@ -27,7 +27,7 @@ export type ProjectChangeSet = Partial<Pick<ProjectDoc, "teacher_id" | "project_
 
 /**
  * One revision of a project as versions before the change log stored it (`project_revisions`). No longer written:
- * project-changes.migration.ts copies these into the change log (project-changes.model.ts) once, at start-up.
+ * project-upgrades.ts copies these into the change log (project-changes.model.ts) once, at start-up.
  */
 export interface ProjectRevisionDoc {
   /** revisionKey(project_id, revision). */
