@@ -1,5 +1,6 @@
 // The embedded FerretDB: the project's own Go program (tools/ferretdb) built once into a cache outside the
-// clone, keyed by a hash of its sources, then started as a child process on 127.0.0.1 with an ephemeral port.
+// clone, keyed by a hash of its sources, then started as a child process listening on a Unix domain socket in its
+// data folder (only this user can connect; see socketFor).
 // It is built with the project's patches of FerretDB (tools/ferretdb/patches/*.patch, one per concern, each written
 // against FerretDB's own files so that they apply in any order, and the files under tools/ferretdb/_added), applied to
 // a copy of the module the Go toolchain downloads, which the build uses through a `replace` directive: the repository
@@ -7,6 +8,7 @@
 import { execFile, spawn, type ChildProcess } from "node:child_process";
 import crypto from "node:crypto";
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import readline from "node:readline";
 import { applyPatch, parsePatch } from "diff";
@@ -243,7 +245,37 @@ export function stockFerretDbOptions(): FerretDbOptions {
   return { pushdown: false, atomic: false, lookup: false, readpath: "off", replset: false, crud: false };
 }
 
-/** Starts FerretDB on an ephemeral loopback port, keeping its SQLite files in dataDir. */
+/** The longest socket path every Unix takes (sun_path: 108 bytes on Linux, 104 on macOS), less a margin. */
+const MAX_SOCKET_PATH = 100;
+
+/**
+ * A socket path a driver reaches: short enough for a socket's address, and in lower case, because drivers lower-case
+ * the hosts hello names (MongoDB's server discovery specification), socket paths included: the Node driver, told
+ * "/tmp/A/mongodb.sock" by hello, connects to "/tmp/a/mongodb.sock".
+ */
+const reachable = (socket: string) => Buffer.byteLength(socket) <= MAX_SOCKET_PATH && socket === socket.toLowerCase();
+
+/**
+ * Where FerretDB listens: a Unix domain socket in its data folder, or, when that path is not `reachable`, in a private
+ * folder of the system's temporary one (removed at stop). A socket rather than a loopback port: no other user of the
+ * machine can connect to it (a port is open to every local user, and FerretDB has no authentication here), and a
+ * command costs the service and FerretDB less CPU than over TCP (docs/performance.md).
+ */
+function socketFor(dataDir: string): { socket: string; remove(): void } {
+  const inData = path.join(dataDir, "mongodb.sock");
+  if (reachable(inData)) return { socket: inData, remove: () => {} };
+  for (const base of [os.tmpdir(), "/tmp"]) {
+    const dir = path.join(base, `ferretdb-${crypto.randomBytes(6).toString("hex")}`);
+    if (!reachable(path.join(dir, "mongodb.sock")) || !fs.existsSync(base)) continue;
+    fs.mkdirSync(dir, { mode: 0o700 });
+    return { socket: path.join(dir, "mongodb.sock"), remove: () => fs.rmSync(dir, { recursive: true, force: true }) };
+  }
+  throw new Error(
+    `no folder for FerretDB's socket: ${inData} and the temporary folders are too long or not lower case`,
+  );
+}
+
+/** Starts FerretDB on a Unix domain socket (socketFor), keeping its SQLite files in dataDir. */
 export async function startFerretDb(
   dataDir: string,
   progress: Progress,
@@ -275,6 +307,8 @@ export async function startFerretDb(
   // variable in the environment wins (e.g. GOGC=100 to compare).
   env.GOGC ??= FERRETDB_GOGC;
   env.GOMEMLIMIT ??= FERRETDB_GOMEMLIMIT;
+  const { socket, remove } = socketFor(dataDir);
+  env.FERRETDB_EMBEDDED_SOCKET = socket;
   // stdin stays a pipe we never close: when this process dies, FerretDB reads EOF and exits.
   const child = spawn(binary, [dataDir], { stdio: ["pipe", "pipe", "pipe"], env });
   const stderr: string[] = [];
@@ -304,13 +338,18 @@ export async function startFerretDb(
       clearTimeout(timer);
       reject(new Error(`FerretDB exited at start (code ${code}): ${stderr.slice(-3).join(" | ")}`));
     });
-  }).finally(() => clearTimeout(slow));
+  })
+    .catch((err: unknown) => {
+      remove();
+      throw err;
+    })
+    .finally(() => clearTimeout(slow));
   return {
     uri,
     kind: "ferretdb",
     description: `embedded FerretDB 1.24 (SQLite in ${dataDir})`,
     pid: child.pid,
-    stop: () => stopChild(child),
+    stop: () => stopChild(child).finally(remove),
   };
 }
 

@@ -45,11 +45,16 @@ describe("embedded FerretDB process", () => {
     );
     const [pidText, uri] = line.split(" ");
     const childPid = Number(pidText);
-    expect(uri).toMatch(/^mongodb:\/\/127\.0\.0\.1:\d+\/$/);
+    // A Unix socket (its path escaped as the URI's host), which only this user may connect to (write permission).
+    expect(uri).toMatch(/^mongodb:\/\/%2F[^/]+%2Fmongodb\.sock\/$/);
+    const socket = decodeURIComponent(new URL(uri).host);
+    expect(fs.statSync(socket).isSocket()).toBe(true);
+    expect(fs.statSync(socket).mode & 0o022).toBe(0);
     expect(alive(childPid)).toBe(true);
 
     parent.kill("SIGKILL");
     expect(await waitFor(() => !alive(childPid), 10_000)).toBe(true);
+    expect(fs.existsSync(socket)).toBe(false);
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
 

@@ -303,7 +303,12 @@ async function outcome<T>(run: () => Promise<T>): Promise<{ value?: T; error?: s
   try {
     return { value: await run() };
   } catch (err) {
-    return { error: String((err as { code?: number }).code ?? (err as Error).message).replace(/:\d+/g, "") };
+    return {
+      error: String((err as { code?: number }).code ?? (err as Error).message)
+        // The server's name in a network error: an address, or the driver's id of a Unix socket.
+        .replace(/:\d+|\b[0-9a-f]{32}\b/g, "")
+        .replace(/connection \d+/g, "connection"),
+    };
   }
 }
 

@@ -64,7 +64,7 @@ async function refusal(run: () => Promise<unknown>): Promise<string> {
     await run();
   } catch (error) {
     const e = error as Error;
-    return `${e.name}: ${e.message.replace(/\d+\.\d+\.\d+\.\d+:\d+/g, "<server>").replace(/connection \d+/g, "connection")}`;
+    return `${e.name}: ${e.message.replace(/\d+\.\d+\.\d+\.\d+:\d+|\b[0-9a-f]{32}\b/g, "<server>").replace(/connection \d+/g, "connection")}`;
   }
   return "not refused";
 }

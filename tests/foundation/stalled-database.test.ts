@@ -18,7 +18,7 @@ import { testAppConfig } from "../helpers/app-config";
 import { ADMIN } from "../helpers/fixtures";
 
 const DB_TIMEOUT_MS = 500;
-const LEAKS = /Mongo|mongoose|timed out|127\.0\.0\.1|\n\s+at /i;
+const LEAKS = /Mongo|mongoose|timed out|127\.0\.0\.1|\.sock\b|\n\s+at /i;
 
 describe("a stalled or vanished database", () => {
   let dataDir: string;

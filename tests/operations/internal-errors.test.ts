@@ -16,7 +16,8 @@ import { dropTestDatabase, openTestDatabase } from "../helpers/database";
 import { ADMIN, expectFailure, expectQueryError, projectInput, studentInput, type Envelope } from "./support";
 
 /** Text that would betray internals: stack frames, driver and server error names, connection details. */
-const LEAKS = /\n\s+at |\.ts:\d+|node_modules|Mongo|mongoose|E11000|ECONNREFUSED|127\.0\.0\.1|Error:|topology|pool/i;
+const LEAKS =
+  /\n\s+at |\.ts:\d+|node_modules|Mongo|mongoose|E11000|ECONNREFUSED|127\.0\.0\.1|\.sock\b|Error:|topology|pool/i;
 
 describe("internal errors", () => {
   let t: TestApp;

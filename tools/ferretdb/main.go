@@ -6,8 +6,9 @@
 //	ferretdb-embedded explain <data dir> <SQL log> [database]
 //	ferretdb-embedded snapshot <data dir> <database> <file>
 //
-// It listens on 127.0.0.1 with an ephemeral port, prints the MongoDB URI as the first line of stdout,
-// and stops on SIGINT/SIGTERM or when stdin closes, so a parent that dies never leaves it running.
+// It listens on the Unix domain socket FERRETDB_EMBEDDED_SOCKET names (the service gives one), else on 127.0.0.1 with
+// an ephemeral port, prints the MongoDB URI as the first line of stdout, and stops on SIGINT/SIGTERM or when stdin
+// closes, so a parent that dies never leaves it running.
 //
 // It is built with the project's patches of FerretDB, one concern each: its changes of FerretDB's own files in
 // patches/<concern>.patch (each written against FerretDB's pristine files, so they apply in any order; every change
@@ -42,6 +43,9 @@
 // any order; the Node side applies them sorted by name. The service never sets a switch (startFerretDb drops them from
 // its environment); they are for the tests and the benches, which compare each concern with FerretDB's own behaviour.
 //
+// FERRETDB_EMBEDDED_SOCKET=<path> listens on that Unix domain socket instead of 127.0.0.1 (startFerretDb always gives
+// one: see socketFor in src/db/ferretdb.ts); the URI printed names it.
+//
 // FERRETDB_EMBEDDED_PPROF=<host:port> (e.g. 127.0.0.1:6060) serves Go's profiles (net/http/pprof) there, for
 // `go tool pprof http://<host:port>/debug/pprof/profile?seconds=20`; off unless set.
 //
@@ -61,11 +65,14 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"log/slog"
 	"net/http"
 	"net/http/pprof"
+	"net/url"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -121,8 +128,18 @@ func main() {
 		defer file.Close()
 		handler.sqlLog = &lockedWriter{w: file}
 	}
+	// FERRETDB_EMBEDDED_SOCKET: listen on this Unix domain socket instead of a loopback port (the service does): only
+	// this user can connect to it, and a command costs both sides less than over TCP. A socket a killed run left
+	// behind is removed first.
+	listener := ferretdb.ListenerConfig{TCP: "127.0.0.1:0"}
+	if socket := os.Getenv("FERRETDB_EMBEDDED_SOCKET"); socket != "" {
+		if err := os.Remove(socket); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			fail(err)
+		}
+		listener = ferretdb.ListenerConfig{Unix: socket}
+	}
 	f, err := ferretdb.New(&ferretdb.Config{
-		Listener: ferretdb.ListenerConfig{TCP: "127.0.0.1:0"},
+		Listener: listener,
 		Logger:   slog.New(handler),
 		Handler:  "sqlite",
 		// WAL is FerretDB's default; synchronous=NORMAL (safe with WAL: a crash of this process or of the service
@@ -141,7 +158,12 @@ func main() {
 		stop()
 	}()
 
-	fmt.Println(f.MongoDBURI())
+	if listener.Unix != "" {
+		// The socket's path as a host, escaped as MongoDB's drivers expect it.
+		fmt.Println("mongodb://" + url.PathEscape(listener.Unix) + "/")
+	} else {
+		fmt.Println(f.MongoDBURI())
+	}
 	if err := f.Run(ctx); err != nil {
 		fail(err)
 	}
