@@ -1,11 +1,13 @@
-// When the embedded FerretDB runs as a child of the service, then it listens on loopback, and it never outlives
-// its parent: a parent killed without any chance to clean up still leaves no FerretDB behind.
+// When the embedded FerretDB runs as a child of the service, then it listens on a Unix socket only its user may
+// connect to, it never outlives its parent (a parent killed without any chance to clean up still leaves no FerretDB
+// behind), and a second one refuses the data folder the first serves.
 import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import readline from "node:readline";
-import { ferretDbBinaryPath } from "../../src/db/ferretdb";
+import { MongoClient } from "mongodb";
+import { ferretDbBinaryPath, startFerretDb } from "../../src/db/ferretdb";
 
 const REPO = path.resolve(__dirname, "../..");
 
@@ -56,6 +58,29 @@ describe("embedded FerretDB process", () => {
     expect(await waitFor(() => !alive(childPid), 10_000)).toBe(true);
     expect(fs.existsSync(socket)).toBe(false);
     fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it("when a second FerretDB starts on the data folder a running one serves, then it refuses with one line and the first still answers", async () => {
+    // A lower-case path, short enough: the socket lies in the data folder itself (else each would get its own).
+    const dataDir = path.join("/tmp", `embedded-twice-${process.pid}`);
+    fs.rmSync(dataDir, { recursive: true, force: true });
+    const first = await startFerretDb(dataDir, () => {});
+    try {
+      const second = startFerretDb(dataDir, () => {});
+
+      await expect(second).rejects.toThrow(
+        `another FerretDB serves ${dataDir} already (its socket ${path.join(dataDir, "mongodb.sock")} answers): stop it first`,
+      );
+      const client = new MongoClient(first.uri, { serverSelectionTimeoutMS: 5000 });
+      try {
+        expect(await client.db("admin").command({ ping: 1 })).toMatchObject({ ok: 1 });
+      } finally {
+        await client.close();
+      }
+    } finally {
+      await first.stop();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 
   it("when the binary path is computed, then it lies in a cache outside the clone, keyed by the Go sources", () => {

@@ -70,6 +70,7 @@ import (
 	"io"
 	"io/fs"
 	"log/slog"
+	"net"
 	"net/http"
 	"net/http/pprof"
 	"net/url"
@@ -79,6 +80,7 @@ import (
 	"strings"
 	"sync"
 	"syscall"
+	"time"
 
 	"github.com/FerretDB/FerretDB/ferretdb"
 	_ "modernc.org/sqlite" // database/sql driver for `explain`
@@ -130,9 +132,13 @@ func main() {
 	}
 	// FERRETDB_EMBEDDED_SOCKET: listen on this Unix domain socket instead of a loopback port (the service does): only
 	// this user can connect to it, and a command costs both sides less than over TCP. A socket a killed run left
-	// behind is removed first.
+	// behind is removed first; one that answers belongs to a FerretDB serving this folder still, which two must not.
 	listener := ferretdb.ListenerConfig{TCP: "127.0.0.1:0"}
 	if socket := os.Getenv("FERRETDB_EMBEDDED_SOCKET"); socket != "" {
+		if conn, err := net.DialTimeout("unix", socket, time.Second); err == nil {
+			_ = conn.Close()
+			fail(fmt.Errorf("another FerretDB serves %s already (its socket %s answers): stop it first", dir, socket))
+		}
 		if err := os.Remove(socket); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			fail(err)
 		}
