@@ -51,7 +51,7 @@ describe("embedded FerretDB process", () => {
     expect(uri).toMatch(/^mongodb:\/\/%2F[^/]+%2Fmongodb\.sock\/$/);
     const socket = decodeURIComponent(new URL(uri).host);
     expect(fs.statSync(socket).isSocket()).toBe(true);
-    expect(fs.statSync(socket).mode & 0o022).toBe(0);
+    expect(fs.statSync(socket).mode & 0o777).toBe(0o600);
     expect(alive(childPid)).toBe(true);
 
     parent.kill("SIGKILL");

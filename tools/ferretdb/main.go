@@ -165,6 +165,10 @@ func main() {
 	}()
 
 	if listener.Unix != "" {
+		// Connecting takes write permission on the socket: its owner's only, whatever the umask.
+		if err := os.Chmod(listener.Unix, 0o600); err != nil {
+			fail(err)
+		}
 		// The socket's path as a host, escaped as MongoDB's drivers expect it.
 		fmt.Println("mongodb://" + url.PathEscape(listener.Unix) + "/")
 	} else {
