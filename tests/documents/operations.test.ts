@@ -37,6 +37,12 @@ const unresolved = (message: string) => ({
   body: { errors: [{ message, extensions: { code: "BAD_REQUEST", reason: "MALFORMED_REQUEST" } }] },
 });
 
+/** The error of a POST whose operationName is not a string (Apollo's words). */
+const OPERATION_NAME_NOT_A_STRING = expect.objectContaining({
+  message: "`operationName` in a POST body must be a string if provided.",
+  extensions: expect.objectContaining({ code: "BAD_REQUEST" }),
+});
+
 const post = (t: TestApp, body: unknown) => t.http<Body>("POST", "/graphql", { body, headers: ADMIN });
 
 function get(t: TestApp, params: Record<string, string>) {
@@ -126,17 +132,7 @@ describe("the operation a request names, with documents sent as text and automat
     for (const operationName of [5, true, ["A"], { name: "A" }]) {
       const res = await post(t, { query: ONE, operationName });
 
-      expect(res).toEqual({
-        status: 400,
-        body: {
-          errors: [
-            expect.objectContaining({
-              message: "`operationName` in a POST body must be a string if provided.",
-              extensions: expect.objectContaining({ code: "BAD_REQUEST" }),
-            }),
-          ],
-        },
-      });
+      expect(res).toEqual({ status: 400, body: { errors: [OPERATION_NAME_NOT_A_STRING] } });
     }
   });
 
@@ -176,14 +172,7 @@ describe("the operation a request names, with documents sent as text and automat
     expect(await post(t, { ...hash, operationName: "B" })).toEqual(unresolved(graphqlJsSays(query, "B")));
     expect(await post(t, { ...hash, operationName: 7 })).toEqual({
       status: 400,
-      body: {
-        errors: [
-          expect.objectContaining({
-            message: "`operationName` in a POST body must be a string if provided.",
-            extensions: expect.objectContaining({ code: "BAD_REQUEST" }),
-          }),
-        ],
-      },
+      body: { errors: [OPERATION_NAME_NOT_A_STRING] },
     });
     const several = `${query} query Other { projectStatuses }`;
     const severalHash = { extensions: { persistedQuery: { version: 1, sha256Hash: sha256(several) } } };
@@ -261,12 +250,7 @@ describe("the operation a request names, with trusted documents", () => {
       const res = await post(t, { documentId: id(ONE), operationName: 1 });
 
       expect(res.status).toBe(400);
-      expect(res.body.errors).toEqual([
-        expect.objectContaining({
-          message: "`operationName` in a POST body must be a string if provided.",
-          extensions: expect.objectContaining({ code: "BAD_REQUEST" }),
-        }),
-      ]);
+      expect(res.body.errors).toEqual([OPERATION_NAME_NOT_A_STRING]);
     }
   });
 
