@@ -28,4 +28,5 @@ EXPOSE 4000
 # Healthy while the database answers (GET /readyz); node's own fetch, so the slim image needs no curl.
 HEALTHCHECK --interval=15s --timeout=3s --start-period=20s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 4000) + '/readyz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
-CMD ["node", "dist/src/index.js"]
+# V8's young generation at 64 MB a half, as `npm start` sets it (docs/performance.md: young generation).
+CMD ["node", "--max-semi-space-size=64", "dist/src/index.js"]

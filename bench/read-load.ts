@@ -12,6 +12,7 @@ import type { EmbeddedDatabase } from "../src/db/embedded-server";
 import type { FerretDbOptions } from "../src/db/ferretdb";
 import { type openDatabase } from "../src/persistence";
 import { EMBEDDED_FERRETDB_POOL_SIZE } from "../src/db/configured-database";
+import { startNodeArgs } from "./service-process";
 import { type SeedSpread, type seedProjects } from "./bench-database";
 
 /** This checkout (dist/bench/… is two folders below it). */
@@ -138,7 +139,8 @@ export interface ServiceOnFerretDb {
 /**
  * Starts FerretDB, seeds `projects` projects with the checkout's own code (its schema, its indexes, its checks of the
  * database: a newer checkout refuses an older FerretDB program that lacks what it needs), starts the checkout's
- * service (`node dist/src/index.js`: from its bundle, as `npm start` runs it; its defaults, rate limit off), and
+ * service (`node dist/src/index.js` with its `npm start`'s node options: from its bundle, as `npm start` runs it;
+ * its defaults, rate limit off), and
  * creates READ_SEED.teachers teachers through it.
  */
 export async function startServiceOnFerretDb(options: {
@@ -207,7 +209,7 @@ export async function startServiceOnFerretDb(options: {
       NODE_ENV: options.nodeEnv,
     };
     service = await startServer(path.join(root, "dist", "src", "index.js"), env, {
-      nodeArgs: options.nodeArgs,
+      nodeArgs: [...startNodeArgs(root), ...(options.nodeArgs ?? [])],
       node: options.node,
     });
     const client = httpClient(1);

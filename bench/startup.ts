@@ -19,6 +19,7 @@ import { loadBenchConfig } from "./bench-config";
 import { databaseUri, startBenchServer } from "./bench-database";
 import { buildBundle } from "../scripts/bundle";
 import { bundleIsCurrent } from "../src/start-bundle";
+import { startNodeArgs } from "./service-process";
 
 const BENCH = loadBenchConfig();
 const DIST = path.join(__dirname, "..");
@@ -101,7 +102,7 @@ async function main(): Promise<void> {
       variants.push({
         name: `${version} service (npm start: bundle, V8 code cache)`,
         node,
-        args: [SERVICE],
+        args: [...startNodeArgs(path.join(DIST, "..")), SERVICE],
         profile: true,
       });
       if (major >= 22) {

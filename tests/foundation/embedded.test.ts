@@ -1,6 +1,6 @@
 // When the embedded FerretDB runs as a child of the service, then it listens on a Unix socket only its user may
 // connect to, it never outlives its parent (a parent killed without any chance to clean up still leaves no FerretDB
-// behind), and a second one refuses the data folder the first serves.
+// behind), a second one refuses the data folder the first serves, and Go runs it with the settings startFerretDb chose.
 import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
@@ -79,6 +79,42 @@ describe("embedded FerretDB process", () => {
       }
     } finally {
       await first.stop();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it("when FerretDB starts, then Go runs it with one processor and the collector's settings, unless the environment sets them", async () => {
+    const goEnvOf = (pid: number) =>
+      Object.fromEntries(
+        fs
+          .readFileSync(`/proc/${pid}/environ`, "utf8")
+          .split("\0")
+          .map((entry) => entry.split("="))
+          .filter(([name]) => ["GOMAXPROCS", "GOGC", "GOMEMLIMIT"].includes(name)),
+      );
+    const saved = { GOMAXPROCS: process.env.GOMAXPROCS, GOGC: process.env.GOGC };
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "project-service-goenv-"));
+    try {
+      delete process.env.GOMAXPROCS;
+      delete process.env.GOGC;
+      const first = await startFerretDb(path.join(dataDir, "a"), () => {});
+      try {
+        expect(goEnvOf(first.pid!)).toEqual({ GOMAXPROCS: "1", GOGC: "400", GOMEMLIMIT: "512MiB" });
+      } finally {
+        await first.stop();
+      }
+      process.env.GOMAXPROCS = "2";
+      const second = await startFerretDb(path.join(dataDir, "b"), () => {});
+      try {
+        expect(goEnvOf(second.pid!)).toMatchObject({ GOMAXPROCS: "2", GOGC: "400" });
+      } finally {
+        await second.stop();
+      }
+    } finally {
+      for (const [name, value] of Object.entries(saved)) {
+        if (value === undefined) delete process.env[name];
+        else process.env[name] = value;
+      }
       fs.rmSync(dataDir, { recursive: true, force: true });
     }
   });
