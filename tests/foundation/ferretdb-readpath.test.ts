@@ -8,10 +8,13 @@
 //   made again, or an index is added, a repeated read answers from what is stored now.
 // - Commands' parameters are read through struct tags parsed once per type: commands with unknown, missing,
 //   ignored, unimplemented and mistyped parameters get the answer FerretDB's own reading gives, field by field.
+// - An aggregation of the form $match, $limit, $project, $lookup (a project with its teacher) is answered from
+//   storage as BSON when its reads are proved exact: its answers, byte for byte in field order and types, are those
+//   of FerretDB's own stages, on documents whose local values match one, several or no documents, or are refused.
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { Double, MongoClient, type Collection } from "mongodb";
+import { BSON, Double, Int32, Long, MongoClient, MongoServerError, type Collection } from "mongodb";
 import { startFerretDb } from "../../src/db/ferretdb";
 import type { EmbeddedDatabase } from "../../src/db/embedded";
 
@@ -97,6 +100,93 @@ describe("the embedded FerretDB and FerretDB's own check", () => {
       await coll.insertMany(docs);
       expect(await coll.find({}).sort({ _id: 1 }).toArray()).toEqual(docs);
     }
+  });
+});
+
+/** Stored values of a join's local and foreign fields: one number in three types, strings, null, documents, arrays. */
+function joinValue(i: number): unknown {
+  const n = 1 + (i % 5);
+  return [new Int32(n), new Long(n), new Double(n), new Double(n + 0.5), String(n), null, { a: n }, [n, 7]][i % 8];
+}
+
+/** Pipelines of the form the read path answers from storage ($match, $limit, $project, $lookup), and near ones. */
+function joinPipelines(): Record<string, unknown>[][] {
+  const matches = [
+    { _id: 2 },
+    { _id: 3 },
+    { _id: { $in: [1, 4, 9, 200] } },
+    { r: new Int32(2) },
+    { r: "3" },
+    {},
+    { "s.r": 2 },
+  ];
+  const projections = [undefined, { r: 1 }, { s: 1, m: 1 }, { _id: 1, r: 1, m: 1 }, { r: 1, _id: 0 }, { m: 0 }];
+  const lookups = [
+    { from: "f", localField: "r", foreignField: "k", as: "m" },
+    { from: "f", localField: "r", foreignField: "k", as: "joined" },
+    { from: "f", localField: "s.r", foreignField: "k", as: "j" },
+    { from: "f", localField: "r", foreignField: "n.k", as: "j" },
+    { from: "none", localField: "r", foreignField: "k", as: "j" },
+  ];
+  const pipelines: Record<string, unknown>[][] = [];
+  matches.forEach((match, i) =>
+    [1, 3, 100].forEach((limit, j) =>
+      lookups.forEach((lookup, k) => {
+        const projection = projections[(i + j + k) % projections.length];
+        pipelines.push([
+          { $match: match },
+          { $limit: limit },
+          ...(projection ? [{ $project: projection }] : []),
+          { $lookup: lookup },
+        ]);
+      }),
+    ),
+  );
+  return pipelines;
+}
+
+describe("a join answered from storage ($match, $limit, $project, $lookup, as the service reads a project with its teacher)", () => {
+  it("when documents are matched, limited, projected and looked up, then the answer is FerretDB's own path's, field order and types included", async () => {
+    const answers: string[][] = [];
+    for (const program of programs) {
+      const db = program.client!.db("join");
+      await db.dropDatabase();
+      await db.collection("f").createIndex({ k: 1 });
+      await db.collection("f").insertMany(
+        Array.from({ length: 60 }, (_, i) => ({
+          _id: i + 1,
+          k: joinValue(i),
+          n: { k: joinValue(i + 3) },
+          p: `f${i}`,
+        })),
+      );
+      await db.collection("l").insertMany(
+        Array.from({ length: 40 }, (_, i) => ({
+          _id: i + 1,
+          r: joinValue(i * 3),
+          s: i % 4 === 0 ? "not a document" : { r: joinValue(i) },
+          m: "replaced by the lookup",
+          t: i,
+        })),
+      );
+      const seen: string[] = [];
+      for (const pipeline of joinPipelines()) {
+        try {
+          const got = await db.collection("l").aggregate(pipeline, { promoteValues: false }).toArray();
+          seen.push(`${JSON.stringify(pipeline)} -> ${BSON.EJSON.stringify(got, { relaxed: false })}`);
+        } catch (error) {
+          if (!(error instanceof MongoServerError)) throw error;
+          seen.push(`${JSON.stringify(pipeline)} -> error ${error.code}: ${error.message}`);
+        }
+      }
+      answers.push(seen);
+    }
+    expect(answers[0]).toEqual(answers[1]);
+    // Documents with matches, with none, replaced and added fields, and refusals (a local value in an array) are there.
+    expect(answers[0].filter((a) => /"m":\[\{/.test(a)).length).toBeGreaterThan(5);
+    expect(answers[0].filter((a) => /"j":\[\]/.test(a)).length).toBeGreaterThan(5);
+    expect(answers[0].filter((a) => /"joined":\[\{/.test(a)).length).toBeGreaterThan(5);
+    expect(answers[0].filter((a) => a.includes("-> error 238")).length).toBeGreaterThan(0);
   });
 });
 
