@@ -140,8 +140,7 @@ export interface ServiceOnFerretDb {
  * Starts FerretDB, seeds `projects` projects with the checkout's own code (its schema, its indexes, its checks of the
  * database: a newer checkout refuses an older FerretDB program that lacks what it needs), starts the checkout's
  * service (`node dist/src/index.js` with its `npm start`'s node options: from its bundle, as `npm start` runs it;
- * its defaults, rate limit off), and
- * creates READ_SEED.teachers teachers through it.
+ * its defaults, rate limit off), and creates READ_SEED.teachers teachers through it.
  */
 export async function startServiceOnFerretDb(options: {
   name: string;
