@@ -103,6 +103,9 @@ describe("the embedded FerretDB and FerretDB's own check", () => {
   });
 });
 
+/** A document of the join's collections: a number as _id, any fields. */
+type JoinDoc = { _id: number } & Record<string, unknown>;
+
 /** Stored values of a join's local and foreign fields: one number in three types, strings, null, documents, arrays. */
 function joinValue(i: number): unknown {
   const n = 1 + (i % 5);
@@ -152,7 +155,7 @@ describe("a join answered from storage ($match, $limit, $project, $lookup, as th
       const db = program.client!.db("join");
       await db.dropDatabase();
       await db.collection("f").createIndex({ k: 1 });
-      await db.collection("f").insertMany(
+      await db.collection<JoinDoc>("f").insertMany(
         Array.from({ length: 60 }, (_, i) => ({
           _id: i + 1,
           k: joinValue(i),
@@ -160,7 +163,7 @@ describe("a join answered from storage ($match, $limit, $project, $lookup, as th
           p: `f${i}`,
         })),
       );
-      await db.collection("l").insertMany(
+      await db.collection<JoinDoc>("l").insertMany(
         Array.from({ length: 40 }, (_, i) => ({
           _id: i + 1,
           r: joinValue(i * 3),
