@@ -263,14 +263,18 @@ const reachable = (socket: string) => Buffer.byteLength(socket) <= MAX_SOCKET_PA
  * machine can connect to it (a port is open to every local user, and FerretDB has no authentication here), and a
  * command costs the service and FerretDB less CPU than over TCP (docs/performance.md).
  */
-function socketFor(dataDir: string): { socket: string; remove(): void } {
+function socketFor(dataDir: string): { socket: string; temporary: boolean; remove(): void } {
   const inData = path.join(dataDir, "mongodb.sock");
-  if (reachable(inData)) return { socket: inData, remove: () => {} };
+  if (reachable(inData)) return { socket: inData, temporary: false, remove: () => {} };
   for (const base of [os.tmpdir(), "/tmp"]) {
     const dir = path.join(base, `ferretdb-${crypto.randomBytes(6).toString("hex")}`);
     if (!reachable(path.join(dir, "mongodb.sock")) || !fs.existsSync(base)) continue;
     fs.mkdirSync(dir, { mode: 0o700 });
-    return { socket: path.join(dir, "mongodb.sock"), remove: () => fs.rmSync(dir, { recursive: true, force: true }) };
+    return {
+      socket: path.join(dir, "mongodb.sock"),
+      temporary: true,
+      remove: () => fs.rmSync(dir, { recursive: true, force: true }),
+    };
   }
   throw new Error(
     `no folder for FerretDB's socket: ${inData} and the temporary folders are too long or not lower case`,
@@ -315,8 +319,11 @@ export async function startFerretDb(
   // 9-17 % (docs/database.md). A blocking system call still hands the processor to another thread. GOMAXPROCS in
   // the environment wins.
   env.GOMAXPROCS ??= FERRETDB_GOMAXPROCS;
-  const { socket, remove } = socketFor(dataDir);
+  const { socket, temporary, remove } = socketFor(dataDir);
   env.FERRETDB_EMBEDDED_SOCKET = socket;
+  // A folder of its own goes with the program too, also when this process is killed and cannot remove it.
+  if (temporary) env.FERRETDB_EMBEDDED_SOCKET_FOLDER = "temporary";
+  else delete env.FERRETDB_EMBEDDED_SOCKET_FOLDER;
   // stdin stays a pipe we never close: when this process dies, FerretDB reads EOF and exits.
   const child = spawn(binary, [dataDir], { stdio: ["pipe", "pipe", "pipe"], env });
   const stderr: string[] = [];

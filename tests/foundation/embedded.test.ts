@@ -30,8 +30,9 @@ async function waitFor(condition: () => boolean, ms: number): Promise<boolean> {
 }
 
 describe("embedded FerretDB process", () => {
-  it("when the parent process is killed with SIGKILL, then the FerretDB child exits by itself", async () => {
-    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "project-service-orphan-"));
+  it("when the parent process is killed with SIGKILL, then the FerretDB child exits by itself and leaves no socket or socket folder", async () => {
+    // Upper case in the path: the socket lies in a temporary folder of its own, which no parent is left to remove.
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "project-service-Orphan-"));
     // A parent that starts FerretDB the way the service does, prints the child's pid and URI, then waits.
     const script = `
       const { startFerretDb } = require(${JSON.stringify(path.join(REPO, "dist/src/db/ferretdb.js"))});
@@ -50,6 +51,7 @@ describe("embedded FerretDB process", () => {
     // A Unix socket (its path escaped as the URI's host), which only this user may connect to (write permission).
     expect(uri).toMatch(/^mongodb:\/\/%2F[^/]+%2Fmongodb\.sock\/$/);
     const socket = decodeURIComponent(new URL(uri).host);
+    expect(path.basename(path.dirname(socket))).toMatch(/^ferretdb-[0-9a-f]{12}$/);
     expect(fs.statSync(socket).isSocket()).toBe(true);
     expect(fs.statSync(socket).mode & 0o777).toBe(0o600);
     expect(alive(childPid)).toBe(true);
@@ -57,6 +59,7 @@ describe("embedded FerretDB process", () => {
     parent.kill("SIGKILL");
     expect(await waitFor(() => !alive(childPid), 10_000)).toBe(true);
     expect(fs.existsSync(socket)).toBe(false);
+    expect(fs.existsSync(path.dirname(socket))).toBe(false);
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
 

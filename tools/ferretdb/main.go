@@ -44,7 +44,8 @@
 // its environment); they are for the tests and the benches, which compare each concern with FerretDB's own behaviour.
 //
 // FERRETDB_EMBEDDED_SOCKET=<path> listens on that Unix domain socket instead of 127.0.0.1 (startFerretDb always gives
-// one: see socketFor in src/db/ferretdb.ts); the URI printed names it.
+// one: see socketFor in src/db/ferretdb.ts); the URI printed names it. With FERRETDB_EMBEDDED_SOCKET_FOLDER=temporary
+// the socket's folder is removed when the program stops.
 //
 // FERRETDB_EMBEDDED_PPROF=<host:port> (e.g. 127.0.0.1:6060) serves Go's profiles (net/http/pprof) there, for
 // `go tool pprof http://<host:port>/debug/pprof/profile?seconds=20`; off unless set.
@@ -176,6 +177,12 @@ func main() {
 	}
 	if err := f.Run(ctx); err != nil {
 		fail(err)
+	}
+	// FERRETDB_EMBEDDED_SOCKET_FOLDER=temporary: the socket's folder was made for this run alone (socketFor), and
+	// goes with it, also when the parent was killed and could not remove it (the socket itself is gone with the
+	// listener; a folder holding anything else stays).
+	if listener.Unix != "" && os.Getenv("FERRETDB_EMBEDDED_SOCKET_FOLDER") == "temporary" {
+		_ = os.Remove(filepath.Dir(listener.Unix))
 	}
 }
 
