@@ -99,7 +99,13 @@ describe("the FerretDB patch's concerns", () => {
     }
     const header = fs.readFileSync(path.join(TOOLS, "main.go"), "utf8").split("\npackage main")[0];
     for (const [name, files] of readers) {
-      const own = ["FERRETDB_EMBEDDED_PPROF", "FERRETDB_EMBEDDED_SQL_LOG", "FERRETDB_EMBEDDED_SOCKET"].includes(name)
+      // The program's own settings, not a concern's switch: main.go reads them.
+      const own = [
+        "FERRETDB_EMBEDDED_PPROF",
+        "FERRETDB_EMBEDDED_SQL_LOG",
+        "FERRETDB_EMBEDDED_SOCKET",
+        "FERRETDB_EMBEDDED_SOCKET_FOLDER",
+      ].includes(name)
         ? ["main.go"]
         : ["_added/internal/util/embedded/switches.go"];
       expect({ name, files: [...new Set(files)] }).toEqual({ name, files: own });

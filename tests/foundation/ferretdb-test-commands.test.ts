@@ -60,12 +60,12 @@ describe("the embedded FerretDB's test commands", () => {
     expect(await failingFind({})).toEqual({ configured: "CommandNotFound", find: "ok" });
   });
 
-  it("when started with stockFerretDbOptions(), then every patch is switched off (where it listens is no patch)", async () => {
+  it("when started with stockFerretDbOptions(), then every patch is switched off (where it listens, and its socket's folder, are no patch)", async () => {
     const switches = await withFerretDb(stockFerretDbOptions(), async (server) =>
       fs
         .readFileSync(`/proc/${server.pid}/environ`, "utf8")
         .split("\0")
-        .filter((entry) => entry.startsWith("FERRETDB_EMBEDDED_") && !entry.startsWith("FERRETDB_EMBEDDED_SOCKET="))
+        .filter((entry) => entry.startsWith("FERRETDB_EMBEDDED_") && !entry.startsWith("FERRETDB_EMBEDDED_SOCKET"))
         .sort(),
     );
 
