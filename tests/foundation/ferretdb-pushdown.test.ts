@@ -15,6 +15,8 @@
 // result is longer than the first batch and FerretDB's own path projects the rest), and shapes it leaves to FerretDB.
 // Pages whose filter is an $in on an index's first field, sorted by its next field (alone, or with a range on it),
 // are read by the pushing server as a merge: one read per value in index order, merged in FerretDB as rows come.
+// Each find's page is also read as an aggregation's first stages ($match, $sort, $skip, $limit), which the pushing
+// server cuts in SQLite as it cuts the find (FerretDB's own aggregation sorts and cuts every match in memory).
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -357,6 +359,7 @@ describe("FerretDB pushdown against FerretDB's own evaluation", () => {
     const projectionRng = rng(seed + 7);
     const projections = projectionsOf(projectionRng);
     const failures: string[] = [];
+    let aggregatesCut = 0;
     let sortedAndCut = 0;
     let pushedDown = 0;
     let merged = 0;
@@ -412,6 +415,31 @@ describe("FerretDB pushdown against FerretDB's own evaluation", () => {
         } else {
           const why = sameSorted(ra.value!, rb.value!, sortSpec, skip > 0, limit > 0 && rb.value!.length === limit);
           if (why) failures.push(`${what}: ${why}`);
+        }
+        // The same page as an aggregation's first stages ($match, $sort, $skip, $limit): cut alike, as a find is.
+        const pipeline = [
+          { $match: filter },
+          ...(sortSpec.length ? [{ $sort: Object.fromEntries(sortSpec) }] : []),
+          ...(skip ? [{ $skip: skip }] : []),
+          ...(limit ? [{ $limit: limit }] : []),
+        ];
+        const [pa, pb] = await Promise.all([
+          outcome(() => a.aggregate(pipeline).toArray()),
+          outcome(() => b.aggregate(pipeline).toArray()),
+        ]);
+        const aggregated = `${name} #${i} aggregate ${ejson(pipeline)}`;
+        if (pa.error !== pb.error) failures.push(`${aggregated}: errors ${pa.error} / ${pb.error}`);
+        else if (!pa.error && ejson(pa.value) !== ejson(pb.value)) {
+          const why = sortSpec.length
+            ? sameSorted(pa.value!, pb.value!, sortSpec, skip > 0, limit > 0 && pb.value!.length === limit)
+            : `${ejson(pa.value)} / ${ejson(pb.value)}`;
+          if (why) failures.push(`${aggregated}: ${why}`);
+        }
+        if (sortSpec.length && limit > 0) {
+          const explainedPipeline = await clientA
+            .db("pushdown")
+            .command({ explain: { aggregate: name, pipeline, cursor: {} } });
+          if (explainedPipeline.limitPushdown === true && explainedPipeline.sortPushdown === true) aggregatesCut++;
         }
         if (sortSpec.length && limit > 0) {
           sortedAndCut++;
@@ -469,13 +497,14 @@ describe("FerretDB pushdown against FerretDB's own evaluation", () => {
           failures.push(`${label} aggregate ${ejson(pipeline)}: ${ejson(ga)} / ${ejson(gb)}`);
       }
     }
-    return { failures, sortedAndCut, pushedDown, merged, projected };
+    return { failures, sortedAndCut, pushedDown, aggregatesCut, merged, projected };
   }
 
   it("when thousands of random queries run on documents of the modelled types, then both servers answer alike, and most sorted pages are cut by SQLite", async () => {
     const failures: string[] = [];
     let sortedAndCut = 0;
     let pushedDown = 0;
+    let aggregatesCut = 0;
     let merged = 0;
     let projected = 0;
     for (let k = 0; k < COLLECTIONS; k++) {
@@ -483,6 +512,7 @@ describe("FerretDB pushdown against FerretDB's own evaluation", () => {
       failures.push(...run.failures);
       sortedAndCut += run.sortedAndCut;
       pushedDown += run.pushedDown;
+      aggregatesCut += run.aggregatesCut;
       merged += run.merged;
       projected += run.projected;
     }
@@ -493,6 +523,8 @@ describe("FerretDB pushdown against FerretDB's own evaluation", () => {
     // or with operators the pushdown leaves to FerretDB).
     expect(sortedAndCut).toBeGreaterThan(100);
     expect(pushedDown / sortedAndCut).toBeGreaterThan(0.4);
+    // The same pages as aggregations ($match, $sort, $skip, $limit) were cut in SQLite as often as the finds.
+    expect(aggregatesCut).toBe(pushedDown);
     // Proof that pages of an $in were read as a merge of one read per value, and compared.
     expect(merged).toBeGreaterThan(20);
   });

@@ -8,9 +8,10 @@
 //   made again, or an index is added, a repeated read answers from what is stored now.
 // - Commands' parameters are read through struct tags parsed once per type: commands with unknown, missing,
 //   ignored, unimplemented and mistyped parameters get the answer FerretDB's own reading gives, field by field.
-// - An aggregation of the form $match, $limit, $project, $lookup (a project with its teacher) is answered from
-//   storage as BSON when its reads are proved exact: its answers, byte for byte in field order and types, are those
-//   of FerretDB's own stages, on documents whose local values match one, several or no documents, or are refused.
+// - An aggregation of the form $match, $sort, $skip and $limit, $project, $lookup (a project with its teacher, a page
+//   of projects with theirs) is answered from storage as BSON when its reads are proved exact: its answers, byte for
+//   byte in field order and types, are those of FerretDB's own stages, on documents whose local values match one,
+//   several or no documents, or are refused, and on pages whose documents share local values.
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -112,7 +113,10 @@ function joinValue(i: number): unknown {
   return [new Int32(n), new Long(n), new Double(n), new Double(n + 0.5), String(n), null, { a: n }, [n, 7]][i % 8];
 }
 
-/** Pipelines of the form the read path answers from storage ($match, $limit, $project, $lookup), and near ones. */
+/**
+ * Pipelines of the forms the read path answers from storage ($match, $sort, $skip and $limit, $project, $lookup), and
+ * near ones.
+ */
 function joinPipelines(): Record<string, unknown>[][] {
   const matches = [
     { _id: 2 },
@@ -145,11 +149,33 @@ function joinPipelines(): Record<string, unknown>[][] {
       }),
     ),
   );
+  // Pages, as the service reads projects with their teachers: sorted, skipped and limited (in either order), their
+  // documents sharing local values; a sort on mixed types; a page that ends past the last document.
+  const pages = [
+    [{ $sort: { t: -1 } }, { $skip: 1 }, { $limit: 3 }],
+    [{ $sort: { _id: 1 } }, { $limit: 100 }],
+    [{ $sort: { r: 1, _id: 1 } }, { $limit: 10 }, { $skip: 2 }],
+    [{ $sort: { t: 1 } }, { $skip: 35 }, { $limit: 100 }],
+    [{ $skip: 2 }, { $limit: 5 }],
+  ];
+  matches.forEach((match, i) =>
+    pages.forEach((page, j) =>
+      lookups.forEach((lookup, k) => {
+        const projection = projections[(i + j + k) % projections.length];
+        pipelines.push([
+          { $match: match },
+          ...page,
+          ...(projection ? [{ $project: projection }] : []),
+          { $lookup: lookup },
+        ]);
+      }),
+    ),
+  );
   return pipelines;
 }
 
-describe("a join answered from storage ($match, $limit, $project, $lookup, as the service reads a project with its teacher)", () => {
-  it("when documents are matched, limited, projected and looked up, then the answer is FerretDB's own path's, field order and types included", async () => {
+describe("a join answered from storage ($match, $sort, $skip, $limit, $project, $lookup, as the service reads a project with its teacher and a page with theirs)", () => {
+  it("when documents are matched, sorted, cut, projected and looked up, then the answer is FerretDB's own path's, field order and types included", async () => {
     const answers: string[][] = [];
     for (const program of programs) {
       const db = program.client!.db("join");

@@ -13,18 +13,18 @@ import (
 	"github.com/FerretDB/FerretDB/internal/backends"
 	"github.com/FerretDB/FerretDB/internal/bson"
 	"github.com/FerretDB/FerretDB/internal/handler/common/aggregations"
-	"github.com/FerretDB/FerretDB/internal/handler/handlerparams"
 	"github.com/FerretDB/FerretDB/internal/types"
 	"github.com/FerretDB/FerretDB/internal/util/iterator"
 	"github.com/FerretDB/FerretDB/internal/util/lazyerrors"
 	"github.com/FerretDB/FerretDB/internal/util/must"
 )
 
-// embeddedJoin is an aggregation of the form [$match, $limit, $project (optional), $lookup]: a few documents and
-// what they refer to, as the service reads a project with its teacher.
+// embeddedJoin is an aggregation of the form [$match, $sort (optional), $skip and $limit stages, $project
+// (optional), $lookup]: a page of documents and what they refer to, as the service reads a project with its teacher,
+// and a page of projects with their teachers.
 type embeddedJoin struct {
 	filter *types.Document
-	limit  int64
+	page   *backends.QueryPushdown
 	keep   func(name string) bool
 	lookup *embeddedLookup
 }
@@ -32,26 +32,11 @@ type embeddedJoin struct {
 // embeddedJoinOf returns the join an aggregation's stages form, or nil when they form another pipeline. stages are
 // the pipeline's documents, built the stages already validated.
 func embeddedJoinOf(stages []any, built []aggregations.Stage) *embeddedJoin {
-	if len(stages) < 3 || len(stages) > 4 || len(built) != len(stages) {
+	if len(stages) < 3 || len(built) != len(stages) {
 		return nil
 	}
 
-	docs := make([]*types.Document, len(stages))
-	for i, s := range stages {
-		d, ok := s.(*types.Document)
-		if !ok || d.Len() != 1 {
-			return nil
-		}
-
-		docs[i] = d
-	}
-
-	lookup, ok := built[len(built)-1].(*embeddedLookup)
-	if !ok || docs[0].Command() != "$match" || docs[1].Command() != "$limit" {
-		return nil
-	}
-
-	filter, ok := must.NotFail(docs[0].Get("$match")).(*types.Document)
+	filter, ok := stageValue(stages[0], "$match").(*types.Document)
 	if !ok {
 		return nil
 	}
@@ -63,16 +48,21 @@ func embeddedJoinOf(stages []any, built []aggregations.Stage) *embeddedJoin {
 		}
 	}
 
-	limit, err := handlerparams.GetWholeNumberParam(must.NotFail(docs[1].Get("$limit")))
-	if err != nil || limit <= 0 {
+	page, n := embeddedPagePushdown(stages)
+	if page == nil || page.Limit <= 0 || len(stages)-n < 1 || len(stages)-n > 2 {
 		return nil
 	}
 
-	j := &embeddedJoin{filter: filter, limit: limit, lookup: lookup}
+	lookup, ok := built[len(built)-1].(*embeddedLookup)
+	if !ok {
+		return nil
+	}
 
-	if len(docs) == 4 {
-		projection, isDoc := must.NotFail(docs[2].Get("$project")).(*types.Document)
-		if docs[2].Command() != "$project" || !isDoc {
+	j := &embeddedJoin{filter: filter, page: page, lookup: lookup}
+
+	if len(stages)-n == 2 {
+		projection, isDoc := stageValue(stages[n], "$project").(*types.Document)
+		if !isDoc {
 			return nil
 		}
 
@@ -85,20 +75,21 @@ func embeddedJoinOf(stages []any, built []aggregations.Stage) *embeddedJoin {
 	return j
 }
 
-// embeddedJoinReply answers an aggregation of the form [$match, $limit, $project (an inclusion of top-level fields
-// keeping _id, optional), $lookup] straight from storage when every read it needs is proved exact by the backend
-// (pushdown.patch): the documents and each one's matches go from SQLite's JSON to the reply's BSON, the looked-up
-// array added as the last field (or in place of a field of that name), as FerretDB's own stages give them. It
-// returns nil when the pipeline has another form, when its result may not fit in the first batch, or when a read is
-// not exact (a missing or null local value, documents, arrays and regular expressions among them): FerretDB's own
-// path then answers, reading again.
+// embeddedJoinReply answers an aggregation of the form [$match, $sort (optional), $skip and $limit stages, $project
+// (an inclusion of top-level fields keeping _id, optional), $lookup] from storage when the backend proves the
+// documents' read exact (pushdown.patch): the documents and each one's matches go from SQLite's JSON to the reply's
+// BSON, the looked-up array added as the last field (or in place of a field of that name), as FerretDB's own stages
+// give them; a local value whose matches the backend cannot read exactly (null or missing among them, for a project
+// without a teacher) has them read as the $lookup stage reads them. It returns nil when the pipeline has another
+// form, when its result may not fit in the first batch, when the documents' read is not exact, or when the stage
+// refuses a local value (an array): FerretDB's own path then answers, reading again.
 func embeddedJoinReply(ctx context.Context, db backends.Database, c backends.Collection, cName string, stages []any, built []aggregations.Stage, batchSize int64, ns string) (*wire.OpMsg, error) { //nolint:lll // for readability
 	if embeddedReadpathOff {
 		return nil, nil
 	}
 
 	j := embeddedJoinOf(stages, built)
-	if j == nil || j.limit > batchSize {
+	if j == nil || j.page.Limit > batchSize {
 		return nil, nil
 	}
 
@@ -110,7 +101,7 @@ func embeddedJoinReply(ctx context.Context, db backends.Database, c backends.Col
 
 	docs, ok, err := embeddedExactRaw(ctx, c, &backends.QueryParams{
 		Filter:   j.filter,
-		Pushdown: &backends.QueryPushdown{Limit: j.limit},
+		Pushdown: j.page,
 	}, j.keep)
 	if err != nil || !ok {
 		return nil, err
@@ -123,6 +114,10 @@ func embeddedJoinReply(ctx context.Context, db backends.Database, c backends.Col
 
 	firstBatch := wirebson.MakeArray(len(docs))
 
+	// The matches of each local value already looked up (a page's projects share teachers), for the values that can
+	// be a map's key.
+	looked := make(map[any][]wirebson.RawDocument)
+
 	for _, raw := range docs {
 		local, err := bson.ToDocument(raw)
 		if err != nil {
@@ -134,17 +129,22 @@ func embeddedJoinReply(ctx context.Context, db backends.Database, c backends.Col
 			return nil, nil //nolint:nilerr // FerretDB's own path refuses it
 		}
 
+		var key any
+
 		switch value.(type) {
-		case types.NullType, *types.Document, *types.Array, types.Regex:
-			return nil, nil
+		case int32, int64, float64, string, bool:
+			key = value
 		}
 
-		matches, ok, err := embeddedExactRaw(ctx, from, &backends.QueryParams{
-			Filter:   must.NotFail(types.NewDocument(j.lookup.foreignField, value)),
-			Pushdown: &backends.QueryPushdown{},
-		}, nil)
-		if err != nil || !ok {
-			return nil, err
+		matches, seen := looked[key]
+		if !seen || key == nil {
+			if matches, err = embeddedJoinMatches(ctx, j.lookup, from, value); err != nil {
+				return nil, err
+			}
+
+			if key != nil {
+				looked[key] = matches
+			}
 		}
 
 		found := wirebson.MakeArray(len(matches))
@@ -183,6 +183,46 @@ func embeddedJoinReply(ctx context.Context, db backends.Database, c backends.Col
 	}
 
 	return wire.NewOpMsg(reply)
+}
+
+// embeddedJoinMatches returns, as BSON, the documents of `from` a local value matches: read from storage as BSON
+// when the backend proves the equality exact, else as the $lookup stage reads them (a null or missing value, a
+// document, a regular expression, or a field the pushdown does not answer exactly), converted.
+func embeddedJoinMatches(ctx context.Context, l *embeddedLookup, from backends.Collection, value any) ([]wirebson.RawDocument, error) { //nolint:lll // for readability
+	switch value.(type) {
+	case types.NullType, *types.Document, *types.Array, types.Regex:
+	default:
+		matches, ok, err := embeddedExactRaw(ctx, from, &backends.QueryParams{
+			Filter:   must.NotFail(types.NewDocument(l.foreignField, value)),
+			Pushdown: &backends.QueryPushdown{},
+		}, nil)
+		if err != nil || ok {
+			return matches, err
+		}
+	}
+
+	found, err := l.matches(ctx, from, value)
+	if err != nil {
+		return nil, lazyerrors.Error(err)
+	}
+
+	matches := make([]wirebson.RawDocument, 0, found.Len())
+
+	for i := range found.Len() {
+		doc, err := bson.FromDocument(must.NotFail(found.Get(i)).(*types.Document))
+		if err != nil {
+			return nil, lazyerrors.Error(err)
+		}
+
+		raw, err := doc.Encode()
+		if err != nil {
+			return nil, lazyerrors.Error(err)
+		}
+
+		matches = append(matches, raw)
+	}
+
+	return matches, nil
 }
 
 // embeddedExactRaw runs a query and returns its documents as BSON (only the top-level fields keep keeps, when not
