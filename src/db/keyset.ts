@@ -4,11 +4,12 @@
 //   forward:  find({ ...filter, <key>: { $gt: after, $lt: before } }).sort({ <key>: 1 }).limit(size + 1)
 //   backward: find({ ...filter, <key>: { $gt: after, $lt: before } }).sort({ <key>: -1 }).limit(size + 1), reversed
 //
-// (each bound only when given). On MongoDB the collection's `{<filter field>: 1, <key>: 1}` indexes serve it as an
+// (each bound only when given; with a join, the same page as an aggregation: db/page-read.ts). On MongoDB the collection's `{<filter field>: 1, <key>: 1}` indexes serve it as an
 // index range read of size + 1 entries; on stock FerretDB 1.24 the range, sort and limit run in memory over a scan,
 // which is correct, as slow as the first page, and what a pushdown of such ranges into SQLite speeds up.
-import type { Model, QueryFilter } from "mongoose";
+import type { Model } from "mongoose";
 import type { KeysetRead, KeysetWindow } from "../shared/keyset-pagination";
+import { readPage, type LookupStage } from "./page-read";
 
 /** Conditions on a collection's fields (a list's filter): equality, or `$in`. */
 export type Conditions = Record<string, unknown>;
@@ -28,20 +29,26 @@ function keysetFilter(filter: Conditions, key: string, window: KeysetWindow): Co
   return { ...filter, [key]: { ...operators, ...range } };
 }
 
-/** One keyset page of the documents matching `filter`, in ascending `key` order; with `projection`, only those fields. */
+/**
+ * One keyset page of the documents matching `filter`, in ascending `key` order; with `projection`, only those fields;
+ * with `join` (another collection's $lookup stage), what each document refers to in it too, in the same command
+ * (db/page-read.ts).
+ */
 export async function readKeysetPage<Doc>(
   model: Model<Doc>,
   filter: Conditions,
   key: string,
   window: KeysetWindow,
   projection?: Record<string, 1>,
-): Promise<KeysetRead<Doc>> {
-  const find = model.find(keysetFilter(filter, key, window) as QueryFilter<Doc>);
-  if (projection) find.select(projection);
-  const docs = (await find
-    .sort({ [key]: window.backward ? -1 : 1 })
-    .limit(window.size + 1)
-    .lean()) as Doc[];
+  join?: LookupStage,
+): Promise<KeysetRead<Doc & Record<string, unknown>>> {
+  const docs = await readPage(model, {
+    filter: keysetFilter(filter, key, window),
+    sort: { [key]: window.backward ? -1 : 1 },
+    limit: window.size + 1,
+    projection,
+    join,
+  });
   return cutKeysetPage(docs, window);
 }
 

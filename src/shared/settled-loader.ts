@@ -1,8 +1,8 @@
 // A DataLoader that also answers synchronously once a key is loaded. graphql-js completes an object field by field
 // and, when any field answers a promise, waits for the whole object through promiseForObject: a page of 100 projects
 // whose teacher field answers a promise costs 100 such waits (with their microtasks and garbage), about 6 % of the
-// service's CPU for the page. When the page's resolver has loaded the page's teachers first (one batched query, as
-// before), each Project.teacher answers its value at once and the page completes without waiting per item.
+// service's CPU for the page. When the page's resolver has primed the loader with the page's teachers (read in the
+// page's own command), each Project.teacher answers its value at once and the page completes without waiting per item.
 import DataLoader from "dataloader";
 
 export class SettledLoader<K, V> extends DataLoader<K, V> {

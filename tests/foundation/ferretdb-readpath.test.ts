@@ -134,6 +134,9 @@ function joinPipelines(): Record<string, unknown>[][] {
     { from: "f", localField: "s.r", foreignField: "k", as: "j" },
     { from: "f", localField: "r", foreignField: "n.k", as: "j" },
     { from: "none", localField: "r", foreignField: "k", as: "j" },
+    // g holds scalars only: a page's values are read there in one $in, and handed out by value.
+    { from: "g", localField: "r", foreignField: "k", as: "m" },
+    { from: "g", localField: "t", foreignField: "k", as: "j" },
   ];
   const pipelines: Record<string, unknown>[][] = [];
   matches.forEach((match, i) =>
@@ -198,6 +201,23 @@ describe("a join answered from storage ($match, $sort, $skip, $limit, $project, 
           t: i,
         })),
       );
+      // Scalars of four types, each value held by five documents (their order in each match counts).
+      await db.collection("g").createIndex({ k: 1 });
+      await db.collection<JoinDoc>("g").insertMany(
+        Array.from({ length: 30 }, (_, i) => {
+          const n = 1 + (i % 6);
+          return {
+            _id: i + 1,
+            k: [new Int32(n), new Long(n), new Double(n), new Double(n + 0.5), String(n), true][i % 6],
+          };
+        }),
+      );
+      // The batched read's condition: an $in of g's values is answered exactly by SQLite.
+      const batched = await db
+        .collection("g")
+        .find({ k: { $in: [new Int32(1), "2", new Double(2.5), true] } })
+        .explain();
+      expect(batched.filterPushdown).toBe(true);
       const seen: string[] = [];
       for (const pipeline of joinPipelines()) {
         try {
@@ -215,6 +235,10 @@ describe("a join answered from storage ($match, $sort, $skip, $limit, $project, 
     expect(answers[0].filter((a) => /"m":\[\{/.test(a)).length).toBeGreaterThan(5);
     expect(answers[0].filter((a) => /"j":\[\]/.test(a)).length).toBeGreaterThan(5);
     expect(answers[0].filter((a) => /"joined":\[\{/.test(a)).length).toBeGreaterThan(5);
+    // Pages whose documents found several of g's documents each (a value held by five).
+    expect(answers[0].filter((a) => a.includes('"from":"g"') && /"j":\[\{[^\]]*\},\{/.test(a)).length).toBeGreaterThan(
+      2,
+    );
     expect(answers[0].filter((a) => a.includes("-> error 238")).length).toBeGreaterThan(0);
   });
 });

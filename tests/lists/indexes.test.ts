@@ -79,7 +79,8 @@ function shapesOf(label: string, event: mongo.CommandStartedEvent): QueryShape[]
         label: `${label}: ${lookups.length > 0 ? "aggregate" : "count"} ${c.aggregate}`,
         collection: c.aggregate,
         ...splitFilter(match),
-        sort: [],
+        // A page's $sort (a page of projects with their teachers) needs the index, as a find's sort does.
+        sort: entries(pipeline.find((stage) => stage.$sort)?.$sort),
         command: { ...pick(c, ["aggregate", "pipeline"]), cursor: {} },
       },
       // Each $lookup reads its collection by foreignField: that read needs an index too.
@@ -383,13 +384,15 @@ describe("indexes behind the lists", () => {
         "projects by company_id: find projects",
         "projects by company_id: count projects",
         "students by class_code: find students",
-        "relations: find teachers",
-        // A project by id with its teacher: one aggregation, whose $lookup reads the teacher.
+        // A page with its teachers, and a project by id with its teacher: one aggregation each, whose $lookup reads
+        // the teachers.
+        "relations: aggregate projects",
+        "relations: $lookup teachers",
         "project: aggregate projects",
         "project: $lookup teachers",
       ]),
     );
-    // The page, its count, its teachers, and a page of projects per distinct teacher of the page.
+    // The page with its teachers ($lookup), its count, and a page of projects per distinct teacher of the page.
     const teachersOfPage = new Set(
       range(1, 50)
         .filter((id) => id % 3 !== 0)

@@ -1,6 +1,7 @@
 // When a list of projects is resolved with each project's teacher and each teacher's projects, then the number of
-// database commands does not grow with the number of projects: the per-request DataLoaders batch every relation
-// (Project.teacher: one command; Teacher.projects: one page-sized command per distinct teacher).
+// database commands does not grow with the number of projects: the page reads its teachers in its own command (an
+// aggregation with $lookup), and the per-request DataLoaders batch the other relation (Teacher.projects: one
+// page-sized command per distinct teacher).
 import type { mongo } from "mongoose";
 import { openDatabase } from "../../src/persistence";
 import { ProjectsWithTeachersDocument } from "../generated/graphql";
@@ -68,21 +69,21 @@ describe("no N+1 on Project.teacher and Teacher.projects", () => {
     const large = await measure(50, 3);
     expect(small.commands.length).toBe(large.commands.length);
     expect(small.commands).toEqual(large.commands);
-    // The page (find) and its total (countDocuments is an aggregate), one batched find of the teachers,
+    // The page with its teachers (an aggregate with $lookup) and its total (countDocuments is an aggregate too),
     // one page of projects for each of the 3 teachers.
     expect(large.commands).toEqual([
+      "aggregate projects",
       "aggregate projects",
       "find projects",
       "find projects",
       "find projects",
-      "find projects",
-      "find teachers",
     ]);
   });
 
-  it("when several teachers share projects, then teachers are fetched in one command and each teacher's projects in one", async () => {
+  it("when several teachers share projects, then teachers come with the page's command and each teacher's projects in one", async () => {
     const { commands } = await measure(30, 6);
-    expect(commands.filter((c) => c === "find teachers")).toHaveLength(1);
-    expect(commands.filter((c) => c === "find projects")).toHaveLength(1 + 6);
+    expect(commands.filter((c) => c === "find teachers")).toHaveLength(0);
+    expect(commands.filter((c) => c === "aggregate projects")).toHaveLength(2);
+    expect(commands.filter((c) => c === "find projects")).toHaveLength(6);
   });
 });

@@ -90,9 +90,9 @@ describe("a project by id with its teacher", () => {
     expect(body.data!.a).toEqual(items[0]);
     expect(body.data!.b).toEqual({ teacher: { teacher_name: "Teacher 1" } });
     expect(body.data!.c).toBeNull();
-    // Three reads by id, the page, and the page's teachers (the loader's own read).
-    expect(commands.filter((c) => c === "aggregate projects")).toHaveLength(3);
-    expect(commands.filter((c) => c.startsWith("find teachers"))).toHaveLength(1);
+    // Three reads by id and the page, each with its teachers in its own command: no read of teachers apart.
+    expect(commands.filter((c) => c === "aggregate projects")).toHaveLength(4);
+    expect(commands.filter((c) => c.startsWith("find teachers"))).toHaveLength(0);
   });
 
   it("when each field of Teacher is asked for through a project (by id, joined; in a page, by the loader), then it answers what teacher(teacherId) answers", async () => {
@@ -128,7 +128,7 @@ describe("a project by id with its teacher", () => {
     }
   });
 
-  it("when teachers are read as projects' relations, then only their stored fields are read: a broken timestamp no field of Teacher answers does not hide one", async () => {
+  it("when teachers are read as projects' relations, then only the fields Teacher answers are checked: a broken timestamp no field of Teacher answers does not hide one", async () => {
     await t.db.models.Teacher.collection.insertOne({
       _id: idKey(6) as unknown as mongo.ObjectId,
       teacher_id: 6,
@@ -152,10 +152,17 @@ describe("a project by id with its teacher", () => {
       teacher_id: 6,
       teacher: { teacher_id: 6, teacher_name: "Teacher 6" },
     });
-    const projections = [...page.events, ...byId.events]
-      .filter((event) => event.commandName === "find" && event.command.find === "teachers")
-      .map((event) => event.command.projection);
-    expect(projections).toEqual([{ teacher_id: 1, teacher_name: 1 }]);
+    // Both read their teachers in their own command (a $lookup of teachers), none apart.
+    const events = [...page.events, ...byId.events];
+    const lookups = events
+      .filter((event) => event.commandName === "aggregate")
+      .map((event) =>
+        (event.command.pipeline as Record<string, { from?: string }>[]).flatMap((stage) =>
+          stage.$lookup ? [stage.$lookup.from] : [],
+        ),
+      );
+    expect(lookups).toEqual([["teachers"], ["teachers"]]);
+    expect(events.filter((event) => event.command.find === "teachers")).toEqual([]);
   });
 
   it("when a project by id is asked for without its teacher, then it is one find, with no join", async () => {

@@ -1,7 +1,7 @@
 // The GraphQL connection of projects (Relay cursor connections): ProjectConnection, ProjectEdge, the arguments of
 // Query.projectsConnection and its entry point (decode, call one service function, return). Like a page of projects
-// (project.resolver.ts), it reads only the fields its nodes' selection needs and loads their teachers before the nodes
-// complete. Teacher.projectsConnection (teacher-projects.connection.ts) answers the same type.
+// (project.resolver.ts), it reads only the fields its nodes' selection needs, and their teachers in the same command
+// (an aggregation with $lookup), which answer the nodes' teacher fields from the loader. Teacher.projectsConnection (teacher-projects.connection.ts) answers the same type.
 import type { GraphQLResolveInfo } from "graphql";
 import { Args, ArgsType, Authorized, Ctx, Field, Info, Query, Resolver } from "type-graphql";
 import { rolesFor } from "../../auth/access-policy";
@@ -11,7 +11,7 @@ import { connectionCost } from "../../graphql/query-cost";
 import { fieldsSelectedAt, selectsField } from "../../graphql/selection";
 import type { Connection } from "../../shared/keyset-pagination";
 import { ProjectFilterInput } from "./project.inputs";
-import { loadTeachersOf } from "./project.resolver";
+import { primeTeachers } from "./project.resolver";
 import { projectFieldsFor } from "./project.selection";
 import type { ProjectRecord } from "./project.service";
 import { Project } from "./project.type";
@@ -42,8 +42,9 @@ export class ProjectConnectionResolver {
       total: selectsField(info, "totalCount"),
       fields: projectFieldsFor(nodeFields),
       access: ctx.access,
+      teachers: nodeFields.has("teacher"),
     });
-    if (nodeFields.has("teacher")) await loadTeachersOf(connection.nodes, ctx);
+    if (connection.teachers) primeTeachers(connection.teachers, ctx);
     return connection;
   }
 }

@@ -16,6 +16,7 @@ import type { Actor } from "../../auth/actor";
 import { duplicateKeyFields, isDuplicateKeyError, type IdAllocator } from "../../db/id-allocator";
 import { idKey } from "../../db/id-key";
 import { readKeysetPage } from "../../db/keyset";
+import { readPage, type LookupStage } from "../../db/page-read";
 import type { FieldTypesFit, HasFields } from "../../shared/field-checks";
 import type { KeysetRead, KeysetWindow } from "../../shared/keyset-pagination";
 import type { Transactions } from "../../db/transactions";
@@ -151,7 +152,7 @@ export class ProjectRepository {
   async getJoined(
     projectId: number,
     fields: readonly ProjectField[] | undefined,
-    join: { $lookup: { from: string; localField: string; foreignField: string; as: string } },
+    join: LookupStage,
     scope?: ProjectQuery,
   ): Promise<{ project: ProjectRecord | null; joined: unknown }> {
     const pipeline: PipelineStage[] = [{ $match: { _id: idKey(projectId), ...scope } }, { $limit: 1 }];
@@ -200,27 +201,32 @@ export class ProjectRepository {
 
   /**
    * Projects matching the query, by project_id; `limit + 1` are read so has_more needs no count. With
-   * `options.fields`, only those fields are read, and each record holds just those.
+   * `options.fields`, only those fields are read, and each record holds just those. With `options.join` (another
+   * collection's $lookup stage), the page is one aggregation that reads what each project refers to too: `joined`
+   * holds each item's `as` value, item by item.
    */
   async list(
     query: ProjectQuery,
     bounds: { offset: number; limit: number },
-    options: { total: boolean; fields?: readonly ProjectField[] },
-  ): Promise<{ items: ProjectRecord[]; has_more: boolean; total?: number }> {
-    const { fields } = options;
-    const find = this.projects.find(filterOf(query));
-    if (fields) find.select(projectionOf(fields));
+    options: { total: boolean; fields?: readonly ProjectField[]; join?: LookupStage },
+  ): Promise<{ items: ProjectRecord[]; joined?: unknown[]; has_more: boolean; total?: number }> {
+    const { fields, join } = options;
     const [docs, total] = await Promise.all([
-      find
-        .sort({ project_id: 1 })
-        .skip(bounds.offset)
-        .limit(bounds.limit + 1)
-        .lean(),
+      readPage(this.projects, {
+        filter: query,
+        sort: { project_id: 1 },
+        skip: bounds.offset,
+        limit: bounds.limit + 1,
+        projection: fields && projectionOf(fields),
+        join,
+      }),
       options.total ? this.projects.countDocuments(filterOf(query)) : undefined,
     ]);
     const toRecord = fields ? toSelectedProjectRecord(fields) : toProjectRecord;
+    const page = docs.slice(0, bounds.limit);
     return {
-      items: docs.slice(0, bounds.limit).map((doc) => toRecord(doc)),
+      items: page.map((doc) => toRecord(doc)),
+      joined: join && page.map((doc) => doc[join.$lookup.as]),
       has_more: docs.length > bounds.limit,
       total,
     };
@@ -238,20 +244,26 @@ export class ProjectRepository {
 
   /**
    * A keyset page of the projects matching the query, ordered by project_id (db/keyset.ts); the matches are counted
-   * only when options.total asks. With `options.fields`, only those fields are read, and each record holds just those.
+   * only when options.total asks. With `options.fields`, only those fields are read, and each record holds just those;
+   * with `options.join`, `joined` holds each item's `as` value, as list() gives it.
    */
   async pageByKeyset(
     query: ProjectQuery,
     window: KeysetWindow,
-    options: { total: boolean; fields?: readonly ProjectField[] },
-  ): Promise<KeysetRead<ProjectRecord> & { total?: number }> {
-    const { fields } = options;
+    options: { total: boolean; fields?: readonly ProjectField[]; join?: LookupStage },
+  ): Promise<KeysetRead<ProjectRecord> & { joined?: unknown[]; total?: number }> {
+    const { fields, join } = options;
     const [read, total] = await Promise.all([
-      readKeysetPage(this.projects, { ...query }, "project_id", window, fields && projectionOf(fields)),
+      readKeysetPage(this.projects, { ...query }, "project_id", window, fields && projectionOf(fields), join),
       options.total ? this.projects.countDocuments(filterOf(query)) : undefined,
     ]);
     const toRecord = fields ? toSelectedProjectRecord(fields) : toProjectRecord;
-    return { items: read.items.map((doc) => toRecord(doc)), more: read.more, total };
+    return {
+      items: read.items.map((doc) => toRecord(doc)),
+      joined: join && read.items.map((doc) => doc[join.$lookup.as]),
+      more: read.more,
+      total,
+    };
   }
 
   /**

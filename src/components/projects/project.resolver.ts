@@ -50,13 +50,14 @@ export class ProjectResolver {
     @Info() info: GraphQLResolveInfo,
   ) {
     const itemFields = fieldsSelectedAt(info, ["items"]);
+    const teachers = itemFields.has("teacher");
     const page = await ctx.services.projects.list(
       filter ?? {},
       { offset, limit },
-      { total: selectsField(info, "total"), fields: projectFieldsFor(itemFields), access: ctx.access },
+      { total: selectsField(info, "total"), fields: projectFieldsFor(itemFields), access: ctx.access, teachers },
     );
-    // The page's teachers in one batched query now, so each item's teacher answers at once (settled-loader.ts).
-    if (itemFields.has("teacher")) await loadTeachersOf(page.items, ctx);
+    // The page's teachers came in its command: each item's teacher answers at once from the loader.
+    if (page.teachers) primeTeachers(page.teachers, ctx);
     return page;
   }
 
@@ -119,10 +120,9 @@ export class ProjectResolver {
 }
 
 /**
- * Loads the projects' teachers (one batched query), so each Project.teacher answers at once (settled-loader.ts)
- * instead of a promise per item; a failure stays with each teacher field, as before.
+ * Primes the teacher loader with the teachers a page read in its own command (the service's `teachers` option), so
+ * each Project.teacher answers at once (settled-loader.ts) instead of a promise per item.
  */
-export async function loadTeachersOf(projects: readonly ProjectRecord[], ctx: Context): Promise<void> {
-  const ids = [...new Set(projects.flatMap((p) => (p.teacher_id == null ? [] : [p.teacher_id])))];
-  if (ids.length > 0) await ctx.loaders.teacherById.loadMany(ids);
+export function primeTeachers(teachers: ReadonlyMap<number, RelatedTeacher | null>, ctx: Context): void {
+  for (const [teacherId, teacher] of teachers) ctx.loaders.teacherById.prime(teacherId, teacher);
 }

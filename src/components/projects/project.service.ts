@@ -55,6 +55,19 @@ export const PROJECT_ANSWER_RULES: AnswerRules<ProjectRecord> = answerRulesOf(PR
 /** The field a project read joins its teacher into (no stored field has this name). */
 const JOINED_TEACHER = "joined_teacher";
 
+/**
+ * A page read with its teachers (options.teachers): each item's teacher by teacher_id, read in the page's command, as
+ * the teacher's findByIds would give it (null: none, or one the API cannot answer).
+ */
+export interface WithTeachers {
+  teachers?: ReadonlyMap<number, RelatedTeacher | null>;
+}
+
+/** The fields to read for a project with its teacher: its teacher_id too (all fields when undefined). */
+function withTeacherId(fields: readonly ProjectField[] | undefined): readonly ProjectField[] | undefined {
+  return fields && !fields.includes("teacher_id") ? [...fields, "teacher_id"] : fields;
+}
+
 export class ProjectService {
   private readonly guard: RecordGuard<ProjectRecord>;
 
@@ -191,10 +204,7 @@ export class ProjectService {
     const { projectId: project_id } = validate(ProjectIdArg, { projectId });
     const scope = (options.access ?? UNRESTRICTED).read;
     if (!scope) return { project: null };
-    const fields =
-      options.fields && !options.fields.includes("teacher_id")
-        ? [...options.fields, "teacher_id" as const]
-        : options.fields;
+    const fields = withTeacherId(options.fields);
     const read = await this.projects.getJoined(
       project_id,
       fields,
@@ -214,15 +224,17 @@ export class ProjectService {
   async list(
     filter: ProjectFilter = {},
     page?: PageRequest,
-    options: { total?: boolean; fields?: readonly ProjectField[]; access?: ProjectAccess } = {},
-  ): Promise<Page<ProjectRecord>> {
+    options: { total?: boolean; fields?: readonly ProjectField[]; access?: ProjectAccess; teachers?: boolean } = {},
+  ): Promise<Page<ProjectRecord> & WithTeachers> {
     const bounds = pageBounds(page);
     const query = readableOf(queryOf(filter), options.access);
     const total = options.total ?? true;
     if (!query) return toPage([], bounds, false, total ? 0 : undefined);
-    const { fields } = options;
-    const read = await this.projects.list(query, bounds, { total, fields });
-    return toPage(this.guard.keep(read.items, fields), bounds, read.has_more, read.total);
+    const fields = options.teachers ? withTeacherId(options.fields) : options.fields;
+    const join = options.teachers ? this.teachers.join.stage("teacher_id", JOINED_TEACHER) : undefined;
+    const read = await this.projects.list(query, bounds, { total, fields, join });
+    const listed = toPage(this.guard.keep(read.items, fields), bounds, read.has_more, read.total);
+    return read.joined ? { ...listed, teachers: this.joinedTeachers(read.items, read.joined) } : listed;
   }
 
   /**
@@ -234,17 +246,20 @@ export class ProjectService {
   async pageByKeyset(
     filter: ProjectFilter = {},
     request: ConnectionRequest = {},
-    options: { total?: boolean; fields?: readonly ProjectField[]; access?: ProjectAccess } = {},
-  ): Promise<Connection<ProjectRecord>> {
+    options: { total?: boolean; fields?: readonly ProjectField[]; access?: ProjectAccess; teachers?: boolean } = {},
+  ): Promise<Connection<ProjectRecord> & WithTeachers> {
     const window = keysetWindow("Project", request);
     const query = readableOf(queryOf(filter), options.access);
     if (!query) return toConnection("Project", projectKey, window, NOTHING, options.total ? 0 : undefined);
-    const { fields } = options;
-    const { total, ...read } = await this.projects.pageByKeyset(query, window, {
+    const fields = options.teachers ? withTeacherId(options.fields) : options.fields;
+    const join = options.teachers ? this.teachers.join.stage("teacher_id", JOINED_TEACHER) : undefined;
+    const { total, joined, ...read } = await this.projects.pageByKeyset(query, window, {
       total: options.total ?? false,
       fields,
+      join,
     });
-    return toConnection("Project", projectKey, window, this.kept(read, fields), total);
+    const connection = toConnection("Project", projectKey, window, this.kept(read, fields), total);
+    return joined ? { ...connection, teachers: this.joinedTeachers(read.items, joined) } : connection;
   }
 
   /**
@@ -274,6 +289,22 @@ export class ProjectService {
     if (!scope) return ids.map(() => null);
     // A project the API cannot answer reads as absent (reported), as in lists.
     return (await this.projects.findByIds(ids, scope)).map((p) => (p && this.guard.answerable(p) ? p : null));
+  }
+
+  /**
+   * The teachers a page's read joined (JOINED_TEACHER, `joined` item by item), by teacher_id: what the teacher's
+   * findByIds gives for each id (null for none, or one the API cannot answer).
+   */
+  private joinedTeachers(
+    items: readonly ProjectRecord[],
+    joined: readonly unknown[],
+  ): Map<number, RelatedTeacher | null> {
+    const teachers = new Map<number, RelatedTeacher | null>();
+    items.forEach((item, i) => {
+      if (item.teacher_id != null && !teachers.has(item.teacher_id))
+        teachers.set(item.teacher_id, this.teachers.join.teacher(joined[i]));
+    });
+    return teachers;
   }
 
   private kept(read: KeysetRead<ProjectRecord>, fields?: readonly ProjectField[]): KeysetRead<ProjectRecord> {

@@ -3,8 +3,13 @@
 package handler
 
 import (
+	"bytes"
 	"context"
+	"encoding/binary"
 	"errors"
+	"math"
+	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/FerretDB/wire"
@@ -114,37 +119,72 @@ func embeddedJoinReply(ctx context.Context, db backends.Database, c backends.Col
 
 	firstBatch := wirebson.MakeArray(len(docs))
 
-	// The matches of each local value already looked up (a page's projects share teachers), for the values that can
-	// be a map's key.
-	looked := make(map[any][]wirebson.RawDocument)
+	locals := make([]any, len(docs))
+	// Whether each document has a field named as the lookup's `as` (then replaced in place, not appended).
+	hasAs := make([]bool, len(docs))
 
-	for _, raw := range docs {
+	for i, raw := range docs {
+		var ok bool
+		if locals[i], hasAs[i], ok = embeddedJoinLocal(j.lookup, raw); ok {
+			continue
+		}
+
+		doc, err := raw.Decode()
+		if err != nil {
+			return nil, lazyerrors.Error(err)
+		}
+
+		hasAs[i] = doc.Get(j.lookup.as) != nil
+
 		local, err := bson.ToDocument(raw)
 		if err != nil {
 			return nil, lazyerrors.Error(err)
 		}
 
-		value, err := j.lookup.localValue(local)
-		if err != nil {
+		if locals[i], err = j.lookup.localValue(local); err != nil {
 			return nil, nil //nolint:nilerr // FerretDB's own path refuses it
 		}
+	}
 
-		var key any
+	// The matches of the page's local values read at once (a page's projects and their teachers), when they can be.
+	batched, err := embeddedJoinBatch(ctx, j.lookup, from, locals)
+	if err != nil {
+		return nil, err
+	}
 
-		switch value.(type) {
-		case int32, int64, float64, string, bool:
-			key = value
+	// The matches of each other local value already looked up, for the values that have a key.
+	looked := make(map[embeddedJoinKey][]wirebson.RawDocument)
+
+	for i, raw := range docs {
+		value := locals[i]
+		key, keyed := embeddedJoinKeyOf(value)
+
+		var matches []wirebson.RawDocument
+
+		var seen bool
+		if keyed {
+			if matches, seen = batched[key]; !seen {
+				matches, seen = looked[key]
+			}
 		}
 
-		matches, seen := looked[key]
-		if !seen || key == nil {
+		if !seen {
 			if matches, err = embeddedJoinMatches(ctx, j.lookup, from, value); err != nil {
 				return nil, err
 			}
 
-			if key != nil {
+			if keyed {
 				looked[key] = matches
 			}
+		}
+
+		// The document's bytes with the array appended, unless it has a field of that name: it is replaced in place.
+		if !hasAs[i] {
+			if err = firstBatch.Add(embeddedJoinAppend(raw, j.lookup.as, matches)); err != nil {
+				return nil, lazyerrors.Error(err)
+			}
+
+			continue
 		}
 
 		found := wirebson.MakeArray(len(matches))
@@ -159,13 +199,7 @@ func embeddedJoinReply(ctx context.Context, db backends.Database, c backends.Col
 			return nil, lazyerrors.Error(err)
 		}
 
-		if doc.Get(j.lookup.as) != nil {
-			err = doc.Replace(j.lookup.as, found)
-		} else {
-			err = doc.Add(j.lookup.as, found)
-		}
-
-		if err != nil {
+		if err = doc.Replace(j.lookup.as, found); err != nil {
 			return nil, lazyerrors.Error(err)
 		}
 
@@ -183,6 +217,290 @@ func embeddedJoinReply(ctx context.Context, db backends.Database, c backends.Col
 	}
 
 	return wire.NewOpMsg(reply)
+}
+
+// embeddedJoinLocal returns a document's local value read from its BSON, and whether it has a field named as the
+// lookup's `as`, when the local field is a top-level field holding a scalar with a key or null, or missing (null, as
+// localValue says); false otherwise (localValue then reads it).
+func embeddedJoinLocal(l *embeddedLookup, raw wirebson.RawDocument) (any, bool, bool) {
+	if len(l.localField) != 1 {
+		return nil, false, false
+	}
+
+	var local any = types.Null
+	var hasAs, scalar bool
+
+	known := embeddedRawFields(raw, func(name []byte, t byte, v []byte) {
+		switch string(name) {
+		case l.as:
+			hasAs = true
+		case l.localField[0]:
+			local, scalar = embeddedRawScalar(t, v)
+		default:
+			return
+		}
+	})
+
+	if !known || (!scalar && local != types.Null) {
+		return nil, false, false
+	}
+
+	if !scalar {
+		local = types.Null
+	}
+
+	return local, hasAs, true
+}
+
+// embeddedRawFields calls f with each top-level field of a BSON document: its name, type and value's bytes. It
+// returns false when the document holds a type whose size is not read here (f then saw only the fields before it).
+func embeddedRawFields(raw []byte, f func(name []byte, t byte, v []byte)) bool {
+	if len(raw) < 5 {
+		return false
+	}
+
+	for i := 4; i < len(raw)-1; {
+		t := raw[i]
+		i++
+
+		end := bytes.IndexByte(raw[i:], 0)
+		if end < 0 {
+			return false
+		}
+
+		name := raw[i : i+end]
+		i += end + 1
+
+		var n int
+
+		switch t {
+		case 0x01, 0x09, 0x11, 0x12: // double, date, timestamp, int64
+			n = 8
+		case 0x02: // string: its length, then its bytes and a NUL
+			if i+4 > len(raw) {
+				return false
+			}
+
+			n = 4 + int(int32(binary.LittleEndian.Uint32(raw[i:])))
+		case 0x03, 0x04: // document, array: their length counts itself
+			if i+4 > len(raw) {
+				return false
+			}
+
+			n = int(int32(binary.LittleEndian.Uint32(raw[i:])))
+		case 0x07: // ObjectId
+			n = 12
+		case 0x08: // boolean
+			n = 1
+		case 0x0A: // null
+			n = 0
+		case 0x10: // int32
+			n = 4
+		case 0x13: // decimal128
+			n = 16
+		default:
+			return false
+		}
+
+		if n < 0 || i+n > len(raw)-1 {
+			return false
+		}
+
+		f(name, t, raw[i:i+n])
+		i += n
+	}
+
+	return true
+}
+
+// embeddedRawScalar returns the value of a BSON field of type t (its bytes v) when it is a scalar with a join key
+// (embeddedJoinKeyOf) or null, as FerretDB's types hold it; false otherwise.
+func embeddedRawScalar(t byte, v []byte) (any, bool) {
+	switch t {
+	case 0x01:
+		return math.Float64frombits(binary.LittleEndian.Uint64(v)), true
+	case 0x02:
+		if len(v) < 5 {
+			return nil, false
+		}
+
+		return string(v[4 : len(v)-1]), true
+	case 0x07:
+		return types.ObjectID(v), true
+	case 0x08:
+		return v[0] != 0, true
+	case 0x0A:
+		return types.Null, true
+	case 0x10:
+		return int32(binary.LittleEndian.Uint32(v)), true
+	case 0x12:
+		return int64(binary.LittleEndian.Uint64(v)), true
+	default:
+		return nil, false
+	}
+}
+
+// embeddedJoinAppend returns a document's BSON with a last field `name` holding the array of matches: the
+// document's elements, then the array's element, then the terminator, under the new length.
+func embeddedJoinAppend(raw wirebson.RawDocument, name string, matches []wirebson.RawDocument) wirebson.RawDocument {
+	size := 4 + 1
+
+	for i, m := range matches {
+		size += 1 + len(strconv.Itoa(i)) + 1 + len(m)
+	}
+
+	out := make([]byte, 0, len(raw)+1+len(name)+1+size)
+	out = append(out, raw[:len(raw)-1]...)
+	out = append(out, 0x04)
+	out = append(out, name...)
+	out = append(out, 0)
+	out = binary.LittleEndian.AppendUint32(out, uint32(size))
+
+	for i, m := range matches {
+		out = append(out, 0x03)
+		out = strconv.AppendInt(out, int64(i), 10)
+		out = append(out, 0)
+		out = append(out, m...)
+	}
+
+	out = append(out, 0, 0)
+	binary.LittleEndian.PutUint32(out, uint32(len(out)))
+
+	return out
+}
+
+// embeddedJoinKey is a local or foreign value as $lookup's equality compares it: numbers by value whatever their
+// type (an integral double is the integer), strings, booleans and ObjectIds by themselves. Other values have none.
+type embeddedJoinKey struct {
+	kind byte
+	n    int64
+	f    float64
+	s    string
+}
+
+// embeddedJoinKeyOf returns a value's key, and false for a value without one (null, a document, an array, a regular
+// expression, a date, NaN, ...). A null's key (kind 'z') only names it for the per-value reads.
+func embeddedJoinKeyOf(v any) (embeddedJoinKey, bool) {
+	switch v := v.(type) {
+	case int32:
+		return embeddedJoinKey{kind: 'n', n: int64(v)}, true
+	case int64:
+		return embeddedJoinKey{kind: 'n', n: v}, true
+	case float64:
+		// Integral doubles within int64's range equal the integer of that value (-0 is 0).
+		if v == math.Trunc(v) && v >= -(1<<63) && v < 1<<63 {
+			return embeddedJoinKey{kind: 'n', n: int64(v)}, true
+		}
+
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return embeddedJoinKey{}, false
+		}
+
+		return embeddedJoinKey{kind: 'f', f: v}, true
+	case string:
+		return embeddedJoinKey{kind: 's', s: v}, true
+	case bool:
+		if v {
+			return embeddedJoinKey{kind: 'b', n: 1}, true
+		}
+
+		return embeddedJoinKey{kind: 'b'}, true
+	case types.ObjectID:
+		return embeddedJoinKey{kind: 'o', s: string(v[:])}, true
+	case wirebson.ObjectID:
+		return embeddedJoinKey{kind: 'o', s: string(v[:])}, true
+	case types.NullType, wirebson.NullType:
+		return embeddedJoinKey{kind: 'z'}, true
+	default:
+		return embeddedJoinKey{}, false
+	}
+}
+
+// embeddedJoinBatch reads the matches of a page's local values in one query of `from`, {foreignField: {$in: <the
+// distinct values that have a key, null aside>}}, when the backend answers it exactly, and returns them by key,
+// each key's in `from`'s natural order, as one query per value returns them (a foreign array matches each of its
+// elements' keys). It returns nil when there are fewer than two such values, when foreignField is dotted, or when
+// the backend cannot answer the $in exactly: the values are then read one by one.
+func embeddedJoinBatch(ctx context.Context, l *embeddedLookup, from backends.Collection, locals []any) (map[embeddedJoinKey][]wirebson.RawDocument, error) { //nolint:lll // for readability
+	if strings.ContainsRune(l.foreignField, '.') {
+		return nil, nil
+	}
+
+	byKey := make(map[embeddedJoinKey][]wirebson.RawDocument)
+	values := types.MakeArray(len(locals))
+
+	for _, v := range locals {
+		key, ok := embeddedJoinKeyOf(v)
+		if _, seen := byKey[key]; !ok || key.kind == 'z' || seen {
+			continue
+		}
+
+		byKey[key] = nil
+		values.Append(v)
+	}
+
+	if values.Len() < 2 {
+		return nil, nil
+	}
+
+	filter := must.NotFail(types.NewDocument(l.foreignField, must.NotFail(types.NewDocument("$in", values))))
+
+	matches, ok, err := embeddedExactRaw(ctx, from, &backends.QueryParams{
+		Filter:   filter,
+		Pushdown: &backends.QueryPushdown{},
+	}, nil)
+	if err != nil || !ok {
+		return nil, err
+	}
+
+	for _, m := range matches {
+		var value any
+
+		var scalar bool
+
+		embeddedRawFields(m, func(name []byte, t byte, v []byte) {
+			if string(name) == l.foreignField {
+				value, scalar = embeddedRawScalar(t, v)
+			}
+		})
+
+		if !scalar {
+			doc, err := m.Decode()
+			if err != nil {
+				return nil, lazyerrors.Error(err)
+			}
+
+			value = doc.Get(l.foreignField)
+		}
+
+		elements := []any{value}
+
+		if raw, isArray := value.(wirebson.RawArray); isArray {
+			arr, err := raw.Decode()
+			if err != nil {
+				return nil, lazyerrors.Error(err)
+			}
+
+			elements = make([]any, arr.Len())
+			for i := range elements {
+				elements[i] = arr.Get(i)
+			}
+		}
+
+		var added []embeddedJoinKey
+
+		for _, e := range elements {
+			key, ok := embeddedJoinKeyOf(e)
+			if _, wanted := byKey[key]; !ok || !wanted || slices.Contains(added, key) {
+				continue
+			}
+
+			added = append(added, key)
+			byKey[key] = append(byKey[key], m)
+		}
+	}
+
+	return byKey, nil
 }
 
 // embeddedJoinMatches returns, as BSON, the documents of `from` a local value matches: read from storage as BSON
