@@ -1,7 +1,8 @@
 // The GraphQL connection of projects (Relay cursor connections): ProjectConnection, ProjectEdge, the arguments of
 // Query.projectsConnection and its entry point (decode, call one service function, return). Like a page of projects
 // (project.resolver.ts), it reads only the fields its nodes' selection needs, and their teachers in the same command
-// (an aggregation with $lookup), which answer the nodes' teacher fields from the loader. Teacher.projectsConnection (teacher-projects.connection.ts) answers the same type.
+// (an aggregation with $lookup), which answer the nodes' teacher fields from the loader. Teacher.projectsConnection
+// (teacher-projects.connection.ts) answers the same type.
 import type { GraphQLResolveInfo } from "graphql";
 import { Args, ArgsType, Authorized, Ctx, Field, Info, Query, Resolver } from "type-graphql";
 import { rolesFor } from "../../auth/access-policy";

@@ -219,7 +219,8 @@ export class ProjectService {
   /**
    * A page of projects; `total` is counted only when options.total (default true) asks for it. With
    * options.fields, only those fields are read and checked (the fields a query asks for): each item holds just them.
-   * Items and total are those options.access's read rule lets the caller read.
+   * Items and total are those options.access's read rule lets the caller read. With options.teachers, the items'
+   * teachers are read in the page's command (a $lookup) and come in `teachers`.
    */
   async list(
     filter: ProjectFilter = {},
@@ -241,7 +242,7 @@ export class ProjectService {
    * A page of the projects matching the filter by cursor (first/after forward, last/before backward), ordered by
    * project_id: a keyset page (shared/keyset-pagination.ts), as cheap deep in the list as at its start. totalCount is
    * counted only when options.total asks for it. With options.fields (project_id among them: the cursors' key), only
-   * those fields are read and checked, as for list().
+   * those fields are read and checked, and with options.teachers the nodes' teachers come in `teachers`, as for list().
    */
   async pageByKeyset(
     filter: ProjectFilter = {},
