@@ -37,50 +37,13 @@ func embeddedPagePushdown(stages []any) (*backends.QueryPushdown, int) {
 		}
 	}
 
-	limit := int64(-1)
-
-	for ; i < len(stages); i++ {
-		var n int64
-
-		skip := stageValue(stages[i], "$skip")
-		value := skip
-
-		if skip == nil {
-			if value = stageValue(stages[i], "$limit"); value == nil {
-				break
-			}
-		}
-
-		switch v := value.(type) {
-		case int32:
-			n = int64(v)
-		case int64:
-			n = v
-		default:
-			return nil, 0
-		}
-
-		if skip != nil {
-			if n < 0 {
-				return nil, 0
-			}
-
-			pd.Skip += n
-			if limit >= 0 {
-				limit = max(0, limit-n)
-			}
-
-			continue
-		}
-
-		if n <= 0 {
-			return nil, 0
-		}
-
-		if limit < 0 || n < limit {
-			limit = n
-		}
+	skip, limit, n, ok := embeddedCutOf(stages[i:])
+	if !ok {
+		return nil, 0
 	}
+
+	pd.Skip = skip
+	i += n
 
 	if limit == 0 || (pd.Sort == nil && limit < 0) {
 		return nil, 0
@@ -115,8 +78,12 @@ func embeddedAggregatePushdown(stages []any, filter *types.Document) (*backends.
 // backend returns a superset in natural order and every stage runs, as FerretDB's own path does. pushdown is false
 // when the handler's pushdown is disabled, and for a capped collection.
 func embeddedProcessStagesDocuments(ctx context.Context, closer *iterator.MultiCloser, p *stagesDocumentsParams, stages []any, pushdown bool) (types.DocumentsIterator, error) { //nolint:lll // for readability
+	if !pushdown || p.qp.Sort != nil || p.qp.Pushdown != nil || len(p.stages) != len(stages) {
+		return processStagesDocuments(ctx, closer, p)
+	}
+
 	pd, n := embeddedAggregatePushdown(stages, p.qp.Filter)
-	if !pushdown || pd == nil || p.qp.Sort != nil || p.qp.Pushdown != nil || len(p.stages) != len(stages) {
+	if pd == nil {
 		return processStagesDocuments(ctx, closer, p)
 	}
 

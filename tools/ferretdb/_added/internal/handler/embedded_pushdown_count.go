@@ -28,49 +28,8 @@ func embeddedCountPipeline(ctx context.Context, c backends.Collection, stages []
 		return nil, false, nil
 	}
 
-	var skip int64
-	limit := int64(-1)
-
-	for _, s := range stages[1 : len(stages)-1] {
-		var n int64
-
-		switch v := stageValue(s, "$skip").(type) {
-		case int32:
-			n = int64(v)
-		case int64:
-			n = v
-		default:
-			switch v := stageValue(s, "$limit").(type) {
-			case int32:
-				n = int64(v)
-			case int64:
-				n = v
-			default:
-				return nil, false, nil
-			}
-
-			if n <= 0 {
-				return nil, false, nil
-			}
-
-			if limit < 0 || n < limit {
-				limit = n
-			}
-
-			continue
-		}
-
-		if n < 0 {
-			return nil, false, nil
-		}
-
-		skip += n
-		if limit >= 0 {
-			limit = max(0, limit-n)
-		}
-	}
-
-	if limit == 0 {
+	skip, limit, cut, ok := embeddedCutOf(stages[1 : len(stages)-1])
+	if !ok || cut != len(stages)-2 || limit == 0 {
 		return nil, false, nil
 	}
 
@@ -127,6 +86,58 @@ func embeddedCountPipeline(ctx context.Context, c backends.Collection, stages []
 	}
 
 	return iterator.Values(iterator.ForSlice(docs)), true, nil
+}
+
+// embeddedCutOf folds the $skip and $limit stages that begin stages into one skip and one limit (-1: none), as they
+// cut the documents in their order, and returns how many stages they are; false when one holds a value the stage
+// refuses (not a whole number of int32 or int64 type, a negative skip, a limit below 1).
+func embeddedCutOf(stages []any) (skip, limit int64, n int, ok bool) {
+	limit = -1
+
+	for ; n < len(stages); n++ {
+		value := stageValue(stages[n], "$skip")
+		isSkip := value != nil
+
+		if !isSkip {
+			if value = stageValue(stages[n], "$limit"); value == nil {
+				break
+			}
+		}
+
+		var v int64
+
+		switch value := value.(type) {
+		case int32:
+			v = int64(value)
+		case int64:
+			v = value
+		default:
+			return 0, 0, 0, false
+		}
+
+		if isSkip {
+			if v < 0 {
+				return 0, 0, 0, false
+			}
+
+			skip += v
+			if limit >= 0 {
+				limit = max(0, limit-v)
+			}
+
+			continue
+		}
+
+		if v <= 0 {
+			return 0, 0, 0, false
+		}
+
+		if limit < 0 || v < limit {
+			limit = v
+		}
+	}
+
+	return skip, limit, n, true
 }
 
 // stageValue returns the value of a pipeline stage {name: value}, or nil if the stage is another.
