@@ -63,11 +63,6 @@ export interface WithTeachers {
   teachers?: ReadonlyMap<number, RelatedTeacher | null>;
 }
 
-/** The fields to read for a project with its teacher: its teacher_id too (all fields when undefined). */
-function withTeacherId(fields: readonly ProjectField[] | undefined): readonly ProjectField[] | undefined {
-  return fields && !fields.includes("teacher_id") ? [...fields, "teacher_id"] : fields;
-}
-
 export class ProjectService {
   private readonly guard: RecordGuard<ProjectRecord>;
 
@@ -204,13 +199,8 @@ export class ProjectService {
     const { projectId: project_id } = validate(ProjectIdArg, { projectId });
     const scope = (options.access ?? UNRESTRICTED).read;
     if (!scope) return { project: null };
-    const fields = withTeacherId(options.fields);
-    const read = await this.projects.getJoined(
-      project_id,
-      fields,
-      this.teachers.join.stage("teacher_id", JOINED_TEACHER),
-      scope,
-    );
+    const { fields, join } = this.withTeachers(options.fields);
+    const read = await this.projects.getJoined(project_id, fields, join, scope);
     const project = this.guard.oneOrNull(read.project, fields);
     if (project?.teacher_id == null) return { project };
     return { project, teacher: this.teachers.join.teacher(read.joined) };
@@ -231,8 +221,7 @@ export class ProjectService {
     const query = readableOf(queryOf(filter), options.access);
     const total = options.total ?? true;
     if (!query) return toPage([], bounds, false, total ? 0 : undefined);
-    const fields = options.teachers ? withTeacherId(options.fields) : options.fields;
-    const join = options.teachers ? this.teachers.join.stage("teacher_id", JOINED_TEACHER) : undefined;
+    const { fields, join } = options.teachers ? this.withTeachers(options.fields) : { fields: options.fields };
     const read = await this.projects.list(query, bounds, { total, fields, join });
     const listed = toPage(this.guard.keep(read.items, fields), bounds, read.has_more, read.total);
     return read.joined ? { ...listed, teachers: this.joinedTeachers(read.items, read.joined) } : listed;
@@ -252,8 +241,7 @@ export class ProjectService {
     const window = keysetWindow("Project", request);
     const query = readableOf(queryOf(filter), options.access);
     if (!query) return toConnection("Project", projectKey, window, NOTHING, options.total ? 0 : undefined);
-    const fields = options.teachers ? withTeacherId(options.fields) : options.fields;
-    const join = options.teachers ? this.teachers.join.stage("teacher_id", JOINED_TEACHER) : undefined;
+    const { fields, join } = options.teachers ? this.withTeachers(options.fields) : { fields: options.fields };
     const { total, joined, ...read } = await this.projects.pageByKeyset(query, window, {
       total: options.total ?? false,
       fields,
@@ -290,6 +278,17 @@ export class ProjectService {
     if (!scope) return ids.map(() => null);
     // A project the API cannot answer reads as absent (reported), as in lists.
     return (await this.projects.findByIds(ids, scope)).map((p) => (p && this.guard.answerable(p) ? p : null));
+  }
+
+  /**
+   * What a read of projects with their teachers reads: `fields` with teacher_id (all fields when undefined), and the
+   * stage that joins each project's teacher (JOINED_TEACHER).
+   */
+  private withTeachers(fields: readonly ProjectField[] | undefined) {
+    return {
+      fields: fields && !fields.includes("teacher_id") ? [...fields, "teacher_id" as const] : fields,
+      join: this.teachers.join.stage("teacher_id", JOINED_TEACHER),
+    };
   }
 
   /**
