@@ -4,9 +4,10 @@
 //   forward:  find({ ...filter, <key>: { $gt: after, $lt: before } }).sort({ <key>: 1 }).limit(size + 1)
 //   backward: find({ ...filter, <key>: { $gt: after, $lt: before } }).sort({ <key>: -1 }).limit(size + 1), reversed
 //
-// (each bound only when given; with a join, the same page as an aggregation: db/page-read.ts). On MongoDB the collection's `{<filter field>: 1, <key>: 1}` indexes serve it as an
-// index range read of size + 1 entries; on stock FerretDB 1.24 the range, sort and limit run in memory over a scan,
-// which is correct, as slow as the first page, and what a pushdown of such ranges into SQLite speeds up.
+// (each bound only when given; with a join, the same page as an aggregation: db/page-read.ts). On MongoDB the
+// collection's `{<filter field>: 1, <key>: 1}` indexes serve it as an index range read of size + 1 entries; on stock
+// FerretDB 1.24 the range, sort and limit run in memory over a scan, which is correct, as slow as the first page, and
+// what a pushdown of such ranges into SQLite speeds up.
 import type { Model } from "mongoose";
 import type { KeysetRead, KeysetWindow } from "../shared/keyset-pagination";
 import { readPage, type LookupStage } from "./page-read";
