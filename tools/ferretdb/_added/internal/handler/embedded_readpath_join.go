@@ -422,7 +422,8 @@ func embeddedJoinKeyOf(v any) (embeddedJoinKey, bool) {
 // elements' keys). It returns nil when there are fewer than two such values, when foreignField is dotted, or when
 // the backend cannot answer the $in exactly: the values are then read one by one.
 func embeddedJoinBatch(ctx context.Context, l *embeddedLookup, from backends.Collection, locals []any) (map[embeddedJoinKey][]wirebson.RawDocument, error) { //nolint:lll // for readability
-	if strings.ContainsRune(l.foreignField, '.') {
+	// A single document (a project by id) is read by value without building the batch.
+	if len(locals) < 2 || strings.ContainsRune(l.foreignField, '.') {
 		return nil, nil
 	}
 
