@@ -33,6 +33,11 @@ type Doc = mongo.Document;
 const COLLECTIONS = 5;
 const DOCS_PER_COLLECTION = 200;
 const QUERIES_PER_COLLECTION = 200;
+/**
+ * Each random find runs with its aggregation on both servers (the one without the pushdown reads every document for
+ * each): about 30 s per test alone here, 45 s under `npm test`, over 60 s when another test run shares the machine.
+ */
+const RANDOM_QUERIES_TIMEOUT = 180_000;
 
 const OID_A = new ObjectId("65a1b2c3d4e5f60718293a4b");
 const OID_B = new ObjectId("000000000000000000000001");
@@ -497,41 +502,49 @@ describe("FerretDB pushdown against FerretDB's own evaluation", () => {
     return { failures, sortedAndCut, pushedDown, aggregatesCut, merged, projected };
   }
 
-  it("when thousands of random queries run on documents of the modelled types, then both servers answer alike, and most sorted pages are cut by SQLite", async () => {
-    const failures: string[] = [];
-    let sortedAndCut = 0;
-    let pushedDown = 0;
-    let aggregatesCut = 0;
-    let merged = 0;
-    let projected = 0;
-    for (let k = 0; k < COLLECTIONS; k++) {
-      const run = await compareQueries(`scalars${k}`, 20260101 + k, false);
-      failures.push(...run.failures);
-      sortedAndCut += run.sortedAndCut;
-      pushedDown += run.pushedDown;
-      aggregatesCut += run.aggregatesCut;
-      merged += run.merged;
-      projected += run.projected;
-    }
-    expect(failures.slice(0, 10)).toEqual([]);
-    // Proof that projections were compared (about half of the finds; the fast path applies most of them).
-    expect(projected).toBeGreaterThan(200);
-    // Proof that the exact path ran: most sorted, limited finds were cut in SQLite (the others filter on fields
-    // or with operators the pushdown leaves to FerretDB).
-    expect(sortedAndCut).toBeGreaterThan(100);
-    expect(pushedDown / sortedAndCut).toBeGreaterThan(0.4);
-    // The same pages as aggregations ($match, $sort, $skip, $limit) were cut in SQLite as often as the finds.
-    expect(aggregatesCut).toBe(pushedDown);
-    // Proof that pages of an $in were read as a merge of one read per value, and compared.
-    expect(merged).toBeGreaterThan(20);
-  });
+  it(
+    "when thousands of random queries run on documents of the modelled types, then both servers answer alike, and most sorted pages are cut by SQLite",
+    async () => {
+      const failures: string[] = [];
+      let sortedAndCut = 0;
+      let pushedDown = 0;
+      let aggregatesCut = 0;
+      let merged = 0;
+      let projected = 0;
+      for (let k = 0; k < COLLECTIONS; k++) {
+        const run = await compareQueries(`scalars${k}`, 20260101 + k, false);
+        failures.push(...run.failures);
+        sortedAndCut += run.sortedAndCut;
+        pushedDown += run.pushedDown;
+        aggregatesCut += run.aggregatesCut;
+        merged += run.merged;
+        projected += run.projected;
+      }
+      expect(failures.slice(0, 10)).toEqual([]);
+      // Proof that projections were compared (about half of the finds; the fast path applies most of them).
+      expect(projected).toBeGreaterThan(200);
+      // Proof that the exact path ran: most sorted, limited finds were cut in SQLite (the others filter on fields
+      // or with operators the pushdown leaves to FerretDB).
+      expect(sortedAndCut).toBeGreaterThan(100);
+      expect(pushedDown / sortedAndCut).toBeGreaterThan(0.4);
+      // The same pages as aggregations ($match, $sort, $skip, $limit) were cut in SQLite as often as the finds.
+      expect(aggregatesCut).toBe(pushedDown);
+      // Proof that pages of an $in were read as a merge of one read per value, and compared.
+      expect(merged).toBeGreaterThan(20);
+    },
+    RANDOM_QUERIES_TIMEOUT,
+  );
 
-  it("when some documents hold arrays, dates or documents in the queried fields, then both servers answer alike", async () => {
-    const failures: string[] = [];
-    for (let k = 0; k < COLLECTIONS; k++)
-      failures.push(...(await compareQueries(`mixed${k}`, 20260202 + k, true)).failures);
-    expect(failures.slice(0, 10)).toEqual([]);
-  });
+  it(
+    "when some documents hold arrays, dates or documents in the queried fields, then both servers answer alike",
+    async () => {
+      const failures: string[] = [];
+      for (let k = 0; k < COLLECTIONS; k++)
+        failures.push(...(await compareQueries(`mixed${k}`, 20260202 + k, true)).failures);
+      expect(failures.slice(0, 10)).toEqual([]);
+    },
+    RANDOM_QUERIES_TIMEOUT,
+  );
 
   it("when random updates and deletes run, then both servers change the same documents", async () => {
     const r = rng(20260303);
