@@ -3,10 +3,12 @@
 // {foreignField: {$eq: localValue}} returns, in the same order (MongoDB's equality match, with a missing local value
 // matching as null). Checked on random documents (the same numbers as int, long and double, strings, booleans, null,
 // missing, documents, arrays in the foreign collection, dotted paths on both sides), on the program with the pushdown
-// and on the same binary without it (FerretDB's own filtering), whose answers must be equal too. The lookup's read of
-// the foreign collection uses its index (SQLite's plan of the statements it ran). What is not implemented is refused
-// with NotImplemented, never answered differently; FERRETDB_EMBEDDED_LOOKUP=off gives FerretDB's own refusal and a
-// buildInfo without `embeddedLookup`.
+// and on the same binary without it (FerretDB's own filtering), whose answers must be equal too. A `pipeline` runs over
+// each document's matches, as an aggregation of `from` matched by the value would; without localField and
+// foreignField, over all of `from`; a page looked up with a pipeline of one $project reads `from` once, as without it.
+// The lookup's read of the foreign collection uses its index (SQLite's plan of the statements it ran). What is not
+// implemented is refused with NotImplemented, never answered differently; FERRETDB_EMBEDDED_LOOKUP=off gives
+// FerretDB's own refusal and a buildInfo without `embeddedLookup`.
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -222,6 +224,113 @@ describe("the embedded FerretDB's $lookup", () => {
     }
   });
 
+  it.each([
+    ["a $project of the foreign field", [{ $project: { k: 1, _id: 0 } }]],
+    ["a $project without the foreign field", [{ $project: { payload: 1 } }]],
+    [
+      "a $match, a $sort and a $limit",
+      [{ $match: { payload: { $ne: "foreign 3" } } }, { $sort: { _id: -1 } }, { $limit: 2 }],
+    ],
+    ["no stage", []],
+  ])(
+    "when a pipeline of %s follows the equality match, then each document gets its matches passed through it",
+    async (_, pipeline) => {
+      const answers: Doc[][] = [];
+      for (const db of withLookup()) {
+        const local = await db.collection("l").find({}).sort({ _id: 1 }).limit(60).toArray();
+        const want: Doc[] = [];
+        for (const doc of local) {
+          const found = await db
+            .collection("f")
+            .aggregate([{ $match: { k: { $eq: localValue(doc, "r") } } }, ...pipeline])
+            .toArray();
+          want.push({ ...doc, m: found });
+        }
+        const got = await db
+          .collection("l")
+          .aggregate([
+            { $sort: { _id: 1 } },
+            { $limit: 60 },
+            { $lookup: { from: "f", localField: "r", foreignField: "k", pipeline, as: "m" } },
+          ])
+          .toArray();
+        expect(got).toEqual(want);
+        expect(got.filter((doc) => (doc.m as Doc[]).length > 0).length).toBeGreaterThan(10);
+        answers.push(got);
+      }
+      expect(answers[0]).toEqual(answers[1]);
+    },
+  );
+
+  it("when a pipeline comes without localField and foreignField, then every document gets what it makes of all of `from`", async () => {
+    for (const db of withLookup()) {
+      const all = await db
+        .collection("f")
+        .aggregate([{ $sort: { _id: -1 } }, { $limit: 3 }, { $project: { payload: 1 } }])
+        .toArray();
+      expect(all).toHaveLength(3);
+      const got = await db
+        .collection("l")
+        .aggregate([
+          { $sort: { _id: 1 } },
+          { $limit: 4 },
+          { $project: { _id: 1 } },
+          {
+            $lookup: {
+              from: "f",
+              pipeline: [{ $sort: { _id: -1 } }, { $limit: 3 }, { $project: { payload: 1 } }],
+              as: "m",
+            },
+          },
+        ])
+        .toArray();
+      expect(got).toEqual([1, 2, 3, 4].map((id) => ({ _id: new Int32(id), m: all })));
+    }
+  });
+
+  it("when a page is looked up with a pipeline of one $project, then it reads `from` as often as without it (its values in one read)", async () => {
+    const db = clients[0].db("lookup");
+    await db.collection("h").createIndex({ k: 1 }, { unique: true });
+    await db
+      .collection<Doc>("h")
+      .insertMany(Array.from({ length: 4 }, (_, i) => ({ _id: new Int32(i + 1), k: new Int32(i + 1), p: i }) as Doc));
+    // A page of 30 in the order of an index (cut by SQLite), whose local values are ints, each held by several.
+    await db.collection("p").createIndex({ n: 1 }, { unique: true });
+    await db
+      .collection<Doc>("p")
+      .insertMany(
+        Array.from(
+          { length: 40 },
+          (_, i) => ({ _id: new Int32(i + 1), n: new Int32(i), r: new Int32(1 + (i % 5)) }) as Doc,
+        ),
+      );
+    const readsOfH = async (pipeline?: Doc[]): Promise<{ reads: number; got: Doc[] }> => {
+      const before = fs.readFileSync(sqlLog, "utf8").length;
+      const got = await db
+        .collection("p")
+        .aggregate([
+          { $match: {} },
+          { $sort: { n: 1 } },
+          { $limit: 30 },
+          { $lookup: { from: "h", localField: "r", foreignField: "k", ...(pipeline ? { pipeline } : {}), as: "m" } },
+        ])
+        .toArray();
+      const lines = fs.readFileSync(sqlLog, "utf8").slice(before).split("\n").filter(Boolean);
+      const reads = lines
+        .map((l) => JSON.parse(l) as { sql: string })
+        .filter((s) => /^SELECT .* FROM "h_/.test(s.sql) && !/EXISTS/.test(s.sql));
+      return { reads: reads.length, got };
+    };
+    const plain = await readsOfH();
+    const projected = await readsOfH([{ $project: { _id: 0, k: 1 } }]);
+    // One read of the page's values, not one per value or per document; the same with the pipeline.
+    expect(plain.got).toHaveLength(30);
+    expect(plain.got.filter((doc) => (doc.m as Doc[]).length === 1)).toHaveLength(24);
+    expect(plain.reads).toBe(1);
+    expect(projected.reads).toBe(1);
+    expect(projected.got).toEqual(plain.got.map((doc) => ({ ...doc, m: (doc.m as Doc[]).map((h) => ({ k: h.k })) })));
+  });
+
   it("when documents are looked up in a collection of unique numbers (as projects' teachers), then SQLite searches its index for each", async () => {
     const db = clients[0].db("lookup");
     await db.collection("g").createIndex({ k: 1 }, { unique: true });
@@ -263,7 +372,27 @@ describe("the embedded FerretDB's $lookup", () => {
   it.each([
     ["a local value that is an array", lookup({ from: "f", localField: "k", foreignField: "k", as: "m" }), 238, "f"],
     ["a local value below an array", lookup({ from: "f", localField: "k.a", foreignField: "k", as: "m" }), 238, "f"],
-    ["the pipeline form", lookup({ from: "f", pipeline: [], as: "m" }), 238, "l"],
+    [
+      "a pipeline that is not an array",
+      lookup({ from: "f", localField: "r", foreignField: "k", pipeline: {}, as: "m" }),
+      9,
+      "l",
+    ],
+    [
+      "a pipeline holding a number",
+      lookup({ from: "f", localField: "r", foreignField: "k", pipeline: [1], as: "m" }),
+      14,
+      "l",
+    ],
+    ["a pipeline with $collStats", lookup({ from: "f", pipeline: [{ $collStats: {} }], as: "m" }), 238, "l"],
+    ["a pipeline with $out", lookup({ from: "f", pipeline: [{ $out: "o" }], as: "m" }), 238, "l"],
+    [
+      "a pipeline with a stage FerretDB lacks",
+      lookup({ from: "f", pipeline: [{ $sample: { size: 1 } }], as: "m" }),
+      238,
+      "l",
+    ],
+    ["localField alone with a pipeline", lookup({ from: "f", localField: "r", pipeline: [], as: "m" }), 9, "l"],
     ["let", lookup({ from: "f", localField: "r", foreignField: "k", let: {}, as: "m" }), 238, "l"],
     ["a dotted `as`", lookup({ from: "f", localField: "r", foreignField: "k", as: "m.n" }), 238, "l"],
     ["no `as`", lookup({ from: "f", localField: "r", foreignField: "k" }), 9, "l"],

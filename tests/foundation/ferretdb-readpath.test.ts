@@ -137,6 +137,11 @@ function joinPipelines(): Record<string, unknown>[][] {
     // g holds scalars only: a page's values are read there in one $in, and handed out by value.
     { from: "g", localField: "r", foreignField: "k", as: "m" },
     { from: "g", localField: "t", foreignField: "k", as: "j" },
+    // A pipeline of one $project reads the matches' fields it keeps from storage (in one $in when it keeps the key);
+    // other pipelines are FerretDB's own stages.
+    { from: "g", localField: "r", foreignField: "k", pipeline: [{ $project: { _id: 0, k: 1 } }], as: "m" },
+    { from: "f", localField: "r", foreignField: "k", pipeline: [{ $project: { p: 1 } }], as: "j" },
+    { from: "f", localField: "r", foreignField: "k", pipeline: [{ $sort: { _id: -1 } }, { $limit: 1 }], as: "j" },
   ];
   const pipelines: Record<string, unknown>[][] = [];
   matches.forEach((match, i) =>
@@ -240,6 +245,13 @@ describe("a join answered from storage ($match, $sort, $skip, $limit, $project, 
       2,
     );
     expect(answers[0].filter((a) => a.includes("-> error 238")).length).toBeGreaterThan(0);
+    // Matches kept to the fields of the lookup's $project, and passed through its other stages.
+    expect(
+      answers[0].filter((a) => a.includes('"pipeline":[{"$project"') && /"m":\[\{"k"/.test(a)).length,
+    ).toBeGreaterThan(2);
+    expect(answers[0].filter((a) => a.includes('"$limit":1}]') && /"j":\[\{[^\]]*\}\]/.test(a)).length).toBeGreaterThan(
+      2,
+    );
   });
 });
 

@@ -2,6 +2,8 @@
 // and the documents it refers to are read in one command, as on MongoDB:
 //
 //	{$lookup: {from: <collection of this database>, localField: <path>, foreignField: <path>, as: <field>}}
+//	{$lookup: {from: ..., localField: ..., foreignField: ..., pipeline: [<stages>], as: ...}}
+//	{$lookup: {from: ..., pipeline: [<stages>], as: ...}}
 //
 // Each input document gets, in the field `as` (replaced if present), the array of the documents of `from` whose
 // foreignField equals the document's localField value, with MongoDB's equality: a missing or null local value
@@ -9,9 +11,13 @@
 // one of its elements is equal. The documents come in `from`'s natural order; a `from` that does not exist gives
 // empty arrays. Each lookup is one query of `from` with the filter {foreignField: {$eq: value}}, which the pushdown
 // (pushdown.patch) hands to SQLite and its indexes; FerretDB's own filter then keeps exactly the matching documents.
+// A `pipeline` (MongoDB 5.0's concise form) then runs over each document's matches, as MongoDB runs it after the
+// equality match: a `$project` there reads only the fields the reader needs. Without localField and foreignField,
+// every document of `from` goes through the pipeline, the same array for each input document.
 //
-// What is not implemented answers NotImplemented (238), never a different result: the `pipeline` and `let` forms, a
-// dotted `as`, and a local value that is an array or sits below an array (MongoDB then matches each element).
+// What is not implemented answers NotImplemented (238), never a different result: `let`, a dotted `as`, a local
+// value that is an array or sits below an array (MongoDB then matches each element), and in the pipeline the stages
+// FerretDB lacks and those that read more than documents ($collStats).
 //
 // FERRETDB_EMBEDDED_LOOKUP=off leaves $lookup to FerretDB's own stages (NotImplemented), and buildInfo without
 // `embeddedLookup`, as FerretDB 1.24 itself.
@@ -26,6 +32,7 @@ import (
 	"github.com/FerretDB/FerretDB/internal/backends"
 	"github.com/FerretDB/FerretDB/internal/handler/common"
 	"github.com/FerretDB/FerretDB/internal/handler/common/aggregations"
+	"github.com/FerretDB/FerretDB/internal/handler/common/aggregations/stages"
 	"github.com/FerretDB/FerretDB/internal/handler/handlererrors"
 	"github.com/FerretDB/FerretDB/internal/handler/handlerparams"
 	"github.com/FerretDB/FerretDB/internal/types"
@@ -55,6 +62,10 @@ type embeddedLookup struct {
 	localField   []string
 	foreignField string
 	as           string
+
+	// pipeline is the stages run over each document's matches (none without `pipeline`); stages, their documents.
+	pipeline []aggregations.Stage
+	stages   []*types.Document
 }
 
 // embeddedLookupError is a $lookup error as MongoDB words it.
@@ -75,6 +86,8 @@ func embeddedNewLookup(stage *types.Document, db backends.Database) (aggregation
 
 	strs := map[string]string{}
 
+	var pipeline *types.Array
+
 	for _, key := range spec.Keys() {
 		v := must.NotFail(spec.Get(key))
 
@@ -90,10 +103,18 @@ func embeddedNewLookup(stage *types.Document, db backends.Database) (aggregation
 			}
 
 			strs[key] = s
-		case "pipeline", "let":
+		case "pipeline":
+			var isArray bool
+			if pipeline, isArray = v.(*types.Array); !isArray {
+				return nil, embeddedLookupError(
+					handlererrors.ErrFailedToParse,
+					"$lookup argument 'pipeline' must be an array, is type %s", handlerparams.AliasFromType(v),
+				)
+			}
+		case "let":
 			return nil, embeddedLookupError(
 				handlererrors.ErrNotImplemented,
-				"$lookup with '%s' is not implemented in this FerretDB; use localField and foreignField", key,
+				"$lookup with 'let' is not implemented in this FerretDB; use localField and foreignField",
 			)
 		default:
 			return nil, embeddedLookupError(handlererrors.ErrFailedToParse, "unknown argument to $lookup: %s", key)
@@ -113,14 +134,25 @@ func embeddedNewLookup(stage *types.Document, db backends.Database) (aggregation
 	localField, hasLocal := strs["localField"]
 	foreignField, hasForeign := strs["foreignField"]
 
-	if !hasLocal || !hasForeign {
+	switch {
+	case hasLocal != hasForeign:
+		return nil, embeddedLookupError(
+			handlererrors.ErrFailedToParse,
+			"$lookup requires both or neither of 'localField' and 'foreignField' to be specified",
+		)
+	case !hasLocal && pipeline == nil:
 		return nil, embeddedLookupError(
 			handlererrors.ErrFailedToParse,
 			"$lookup requires either 'pipeline' or both 'localField' and 'foreignField' to be specified",
 		)
 	}
 
-	for _, path := range []string{as, localField, foreignField} {
+	paths := []string{as}
+	if hasLocal {
+		paths = append(paths, localField, foreignField)
+	}
+
+	for _, path := range paths {
 		if err := embeddedLookupCheckPath(path); err != nil {
 			return nil, err
 		}
@@ -136,13 +168,47 @@ func embeddedNewLookup(stage *types.Document, db backends.Database) (aggregation
 		return nil, embeddedLookupError(handlererrors.ErrInvalidNamespace, "invalid $lookup namespace: empty 'from'")
 	}
 
-	return &embeddedLookup{
-		db:           db,
-		from:         from,
-		localField:   strings.Split(localField, "."),
-		foreignField: foreignField,
-		as:           as,
-	}, nil
+	l := &embeddedLookup{db: db, from: from, foreignField: foreignField, as: as}
+	if hasLocal {
+		l.localField = strings.Split(localField, ".")
+	}
+
+	if pipeline == nil {
+		return l, nil
+	}
+
+	for i := range pipeline.Len() {
+		d, isDoc := must.NotFail(pipeline.Get(i)).(*types.Document)
+		if !isDoc {
+			return nil, embeddedLookupError(
+				handlererrors.ErrTypeMismatch, "Each element of the 'pipeline' array must be an object",
+			)
+		}
+
+		var s aggregations.Stage
+
+		var err error
+
+		switch name := d.Command(); {
+		case name == "$lookup" && d.Len() == 1:
+			s, err = embeddedNewLookup(d, db)
+		case name == "$collStats":
+			err = embeddedLookupError(
+				handlererrors.ErrNotImplemented, "$lookup's pipeline with %s is not implemented in this FerretDB", name,
+			)
+		default:
+			s, err = stages.NewStage(d)
+		}
+
+		if err != nil {
+			return nil, err
+		}
+
+		l.pipeline = append(l.pipeline, s)
+		l.stages = append(l.stages, d)
+	}
+
+	return l, nil
 }
 
 // embeddedLookupCheckPath refuses what MongoDB refuses as a field path: empty, an empty part, or a leading '$'.
@@ -199,14 +265,19 @@ func embeddedLookupArrayError(l *embeddedLookup) error {
 }
 
 // matches reads the documents of `from` whose foreignField equals value.
+// Without localField (a pipeline alone) every document of `from` matches.
 func (l *embeddedLookup) matches(ctx context.Context, c backends.Collection, value any) (*types.Array, error) {
-	filter := must.NotFail(types.NewDocument(l.foreignField, must.NotFail(types.NewDocument("$eq", value))))
+	filter := new(types.Document)
 
-	// A plain {foreignField: value} is the same filter for these values, and the form the pushdown hands to SQLite.
-	switch value.(type) {
-	case *types.Document, *types.Array, types.Regex:
-	default:
-		filter = must.NotFail(types.NewDocument(l.foreignField, value))
+	if l.localField != nil {
+		filter = must.NotFail(types.NewDocument(l.foreignField, must.NotFail(types.NewDocument("$eq", value))))
+
+		// A plain {foreignField: value} is the same filter for these values, and the form the pushdown hands to SQLite.
+		switch value.(type) {
+		case *types.Document, *types.Array, types.Regex:
+		default:
+			filter = must.NotFail(types.NewDocument(l.foreignField, value))
+		}
 	}
 
 	res, err := c.Query(ctx, &backends.QueryParams{Filter: filter})
@@ -240,6 +311,50 @@ func (l *embeddedLookup) matches(ctx context.Context, c backends.Collection, val
 	}
 }
 
+// lookedUp is what the stage puts into a document whose local value is value: its matches, through the pipeline.
+func (l *embeddedLookup) lookedUp(ctx context.Context, c backends.Collection, value any) (*types.Array, error) {
+	found, err := l.matches(ctx, c, value)
+	if err != nil || len(l.pipeline) == 0 {
+		return found, err
+	}
+
+	return l.run(ctx, found)
+}
+
+// run passes documents through the pipeline's stages, as an aggregation passes its collection's documents.
+func (l *embeddedLookup) run(ctx context.Context, found *types.Array) (*types.Array, error) {
+	docs := make([]*types.Document, found.Len())
+	for i := range docs {
+		docs[i] = must.NotFail(found.Get(i)).(*types.Document)
+	}
+
+	closer := iterator.NewMultiCloser()
+	defer closer.Close()
+
+	iter := iterator.Values(iterator.ForSlice(docs))
+	closer.Add(iter)
+
+	var err error
+
+	for _, s := range l.pipeline {
+		if iter, err = s.Process(ctx, iter, closer); err != nil {
+			return nil, err
+		}
+	}
+
+	out, err := iterator.ConsumeValues(iter)
+	if err != nil {
+		return nil, lazyerrors.Error(err)
+	}
+
+	arr := types.MakeArray(len(out))
+	for _, doc := range out {
+		arr.Append(doc)
+	}
+
+	return arr, nil
+}
+
 // Process implements aggregations.Stage.
 func (l *embeddedLookup) Process(ctx context.Context, iter types.DocumentsIterator, closer *iterator.MultiCloser) (types.DocumentsIterator, error) { //nolint:lll // as the other stages
 	docs, err := iterator.ConsumeValues(iter)
@@ -256,13 +371,28 @@ func (l *embeddedLookup) Process(ctx context.Context, iter types.DocumentsIterat
 		return nil, lazyerrors.Error(err)
 	}
 
+	// Without localField, every document gets the same array: read and run through the pipeline once.
+	var all *types.Array
+
 	for _, doc := range docs {
+		if l.localField == nil {
+			if all == nil {
+				if all, err = l.lookedUp(ctx, c, nil); err != nil {
+					return nil, err
+				}
+			}
+
+			doc.Set(l.as, all.DeepCopy())
+
+			continue
+		}
+
 		value, err := l.localValue(doc)
 		if err != nil {
 			return nil, err
 		}
 
-		found, err := l.matches(ctx, c, value)
+		found, err := l.lookedUp(ctx, c, value)
 		if err != nil {
 			return nil, err
 		}

@@ -32,6 +32,9 @@ type embeddedJoin struct {
 	page   *backends.QueryPushdown
 	keep   func(name string) bool
 	lookup *embeddedLookup
+	// matchKeep keeps the top-level fields of the matches that the lookup's pipeline (one $project inclusion) keeps;
+	// nil without a pipeline.
+	matchKeep func(name string) bool
 }
 
 // embeddedJoinOf returns the join an aggregation's stages form, or nil when they form another pipeline. stages are
@@ -63,7 +66,23 @@ func embeddedJoinOf(stages []any, built []aggregations.Stage) *embeddedJoin {
 		return nil
 	}
 
+	// A lookup with localField, and a pipeline that is at most one $project including top-level fields.
+	if lookup.localField == nil || len(lookup.stages) > 1 {
+		return nil
+	}
+
 	j := &embeddedJoin{filter: filter, page: page, lookup: lookup}
+
+	if len(lookup.stages) == 1 {
+		projection, isDoc := stageValue(lookup.stages[0], "$project").(*types.Document)
+		if !isDoc {
+			return nil
+		}
+
+		if j.matchKeep, _, ok = embeddedInclusion(projection); !ok {
+			return nil
+		}
+	}
 
 	if len(stages)-n == 2 {
 		projection, isDoc := stageValue(stages[n], "$project").(*types.Document)
@@ -147,7 +166,7 @@ func embeddedJoinReply(ctx context.Context, db backends.Database, c backends.Col
 	}
 
 	// The matches of the page's local values read at once (a page's projects and their teachers), when they can be.
-	batched, err := embeddedJoinBatch(ctx, j.lookup, from, locals)
+	batched, err := embeddedJoinBatch(ctx, j.lookup, from, locals, j.matchKeep)
 	if err != nil {
 		return nil, err
 	}
@@ -169,7 +188,7 @@ func embeddedJoinReply(ctx context.Context, db backends.Database, c backends.Col
 		}
 
 		if !seen {
-			if matches, err = embeddedJoinMatches(ctx, j.lookup, from, value); err != nil {
+			if matches, err = embeddedJoinMatches(ctx, j.lookup, from, value, j.matchKeep); err != nil {
 				return nil, err
 			}
 
@@ -420,10 +439,11 @@ func embeddedJoinKeyOf(v any) (embeddedJoinKey, bool) {
 // distinct values that have a key, null aside>}}, when the backend answers it exactly, and returns them by key,
 // each key's in `from`'s natural order, as one query per value returns them (a foreign array matches each of its
 // elements' keys). It returns nil when there are fewer than two such values, when foreignField is dotted, or when
-// the backend cannot answer the $in exactly: the values are then read one by one.
-func embeddedJoinBatch(ctx context.Context, l *embeddedLookup, from backends.Collection, locals []any) (map[embeddedJoinKey][]wirebson.RawDocument, error) { //nolint:lll // for readability
+// the backend cannot answer the $in exactly: the values are then read one by one. keep, when not nil, keeps the
+// matches' top-level fields (the lookup's $project); the batch needs foreignField among them to hand them out.
+func embeddedJoinBatch(ctx context.Context, l *embeddedLookup, from backends.Collection, locals []any, keep func(string) bool) (map[embeddedJoinKey][]wirebson.RawDocument, error) { //nolint:lll // for readability
 	// A single document (a project by id) is read by value without building the batch.
-	if len(locals) < 2 || strings.ContainsRune(l.foreignField, '.') {
+	if len(locals) < 2 || strings.ContainsRune(l.foreignField, '.') || (keep != nil && !keep(l.foreignField)) {
 		return nil, nil
 	}
 
@@ -449,7 +469,7 @@ func embeddedJoinBatch(ctx context.Context, l *embeddedLookup, from backends.Col
 	matches, ok, err := embeddedExactRaw(ctx, from, &backends.QueryParams{
 		Filter:   filter,
 		Pushdown: &backends.QueryPushdown{},
-	}, nil)
+	}, keep)
 	if err != nil || !ok {
 		return nil, err
 	}
@@ -506,21 +526,22 @@ func embeddedJoinBatch(ctx context.Context, l *embeddedLookup, from backends.Col
 
 // embeddedJoinMatches returns, as BSON, the documents of `from` a local value matches: read from storage as BSON
 // when the backend proves the equality exact, else as the $lookup stage reads them (a null or missing value, a
-// document, a regular expression, or a field the pushdown does not answer exactly), converted.
-func embeddedJoinMatches(ctx context.Context, l *embeddedLookup, from backends.Collection, value any) ([]wirebson.RawDocument, error) { //nolint:lll // for readability
+// document, a regular expression, or a field the pushdown does not answer exactly), converted. keep, when not nil,
+// keeps the matches' top-level fields as the lookup's $project does.
+func embeddedJoinMatches(ctx context.Context, l *embeddedLookup, from backends.Collection, value any, keep func(string) bool) ([]wirebson.RawDocument, error) { //nolint:lll // for readability
 	switch value.(type) {
 	case types.NullType, *types.Document, *types.Array, types.Regex:
 	default:
 		matches, ok, err := embeddedExactRaw(ctx, from, &backends.QueryParams{
 			Filter:   must.NotFail(types.NewDocument(l.foreignField, value)),
 			Pushdown: &backends.QueryPushdown{},
-		}, nil)
+		}, keep)
 		if err != nil || ok {
 			return matches, err
 		}
 	}
 
-	found, err := l.matches(ctx, from, value)
+	found, err := l.lookedUp(ctx, from, value)
 	if err != nil {
 		return nil, lazyerrors.Error(err)
 	}
