@@ -145,11 +145,25 @@ export async function connectDatabase<M extends object>(
  *   runs only there (a standalone server is refused, with how to run a single-node replica set);
  * - on FerretDB 1.x (buildInfo has ferretdbVersion), also the project's patch: its replica set of one, MongoDB's
  *   single-document guarantees (`embeddedAtomicWrites`) and the $lookup stage (`embeddedLookup`). A stock FerretDB
- *   lacks all three.
+ *   lacks all three;
+ * - on MongoDB, version 5.0 or later (unfitServerMessage).
  */
 async function refuseUnfitServer(connection: Connection): Promise<void> {
   const admin = connection.db!.admin();
   const [hello, info] = await Promise.all([admin.command({ hello: 1 }), admin.command({ buildInfo: 1 })]);
+  const message = unfitServerMessage(hello, info);
+  if (message) {
+    await connection.close().catch(() => undefined);
+    throw new Error(message);
+  }
+}
+
+/**
+ * The one line refuseUnfitServer fails with, from the server's `hello` and `buildInfo` answers; undefined when the
+ * server is fit. A MongoDB before 5.0 is refused too: the joins of a project with its teacher use $lookup's pipeline
+ * beside localField and foreignField (5.0's concise form), which 4.4 refuses.
+ */
+export function unfitServerMessage(hello: Record<string, unknown>, info: Record<string, unknown>): string | undefined {
   const replicated = typeof hello.setName === "string" || hello.msg === "isdbgrid";
   let message: string | undefined;
   if ("ferretdbVersion" in info) {
@@ -163,11 +177,10 @@ async function refuseUnfitServer(connection: Connection): Promise<void> {
     }
   } else if (!replicated) {
     message = `the database is a standalone MongoDB server (version ${String(info.version)}), and this service needs a replica set or a sharded cluster (every change is a transaction): run it as a single-node replica set (mongod --replSet rs0, then once rs.initiate(); docs/operations.md shows how) and name it in MONGODB_URI`;
+  } else if (Array.isArray(info.versionArray) && Number(info.versionArray[0]) < 5) {
+    message = `the database is MongoDB ${String(info.version)}, and this service needs MongoDB 5.0 or later (its joins use $lookup with a pipeline beside localField and foreignField): upgrade the server, or leave MONGODB_URI unset to run the embedded FerretDB`;
   }
-  if (message) {
-    await connection.close().catch(() => undefined);
-    throw new Error(message);
-  }
+  return message;
 }
 
 function ignoreNamespaceExists(err: { code?: number }): void {

@@ -7,7 +7,13 @@ import type { Model, PipelineStage, QueryFilter } from "mongoose";
 
 /** A $lookup stage by equality, in MongoDB's words (no Mongoose type needed by those who build one). */
 export interface LookupStage {
-  $lookup: { from: string; localField: string; foreignField: string; as: string };
+  $lookup: {
+    from: string;
+    localField: string;
+    foreignField: string;
+    pipeline?: { $project: Record<string, 0 | 1> }[];
+    as: string;
+  };
 }
 
 export interface PageReadRequest {

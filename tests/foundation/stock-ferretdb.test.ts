@@ -2,11 +2,13 @@
 // switched off, which answers buildInfo as a stock FerretDB does: ferretdbVersion, no embeddedAtomicWrites), without
 // its $lookup (FERRETDB_EMBEDDED_LOOKUP=off: no embeddedLookup), without its replica set (FERRETDB_EMBEDDED_REPLSET=off:
 // a standalone server), or without any of them (a stock FerretDB), then opening it fails at start with one line naming
-// each thing it lacks; the patched program and MongoDB (a replica set) are accepted.
+// each thing it lacks; the patched program and MongoDB (a replica set) are accepted. A MongoDB before 5.0 (the
+// answers of hello and buildInfo such a server gives) is refused with one line naming the version needed.
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { openDatabase } from "../../src/persistence";
+import { unfitServerMessage } from "../../src/db/database";
 import type { EmbeddedDatabase } from "../../src/db/embedded";
 import { startFerretDb, stockFerretDbOptions, type FerretDbOptions } from "../../src/db/ferretdb";
 
@@ -92,4 +94,22 @@ describe("a FerretDB without its replica set, or without every part of the patch
     );
     expect(message).not.toContain("\n");
   }, 300_000);
+});
+
+describe("a MongoDB before 5.0", () => {
+  // No MongoDB runs here: these are the answers of hello and buildInfo that a replica set member of each version gives.
+  const primary = { isWritablePrimary: true, setName: "rs0" };
+  const buildInfo = (version: string) => ({ version, versionArray: [...version.split(".").map(Number), 0], ok: 1 });
+
+  it("when the server is MongoDB 4.4, then start-up fails with one line naming the version it needs", () => {
+    const message = unfitServerMessage(primary, buildInfo("4.4.29"));
+
+    expect(message).toMatch(/^the database is MongoDB 4\.4\.29, and this service needs MongoDB 5\.0 or later \(/);
+    expect(message).not.toContain("\n");
+  });
+
+  it("when the server is MongoDB 5.0 or later, then it is accepted", () => {
+    expect(unfitServerMessage(primary, buildInfo("5.0.0"))).toBeUndefined();
+    expect(unfitServerMessage(primary, buildInfo("8.0.4"))).toBeUndefined();
+  });
 });

@@ -152,16 +152,18 @@ describe("a project by id with its teacher", () => {
       teacher_id: 6,
       teacher: { teacher_id: 6, teacher_name: "Teacher 6" },
     });
-    // Both read their teachers in their own command (a $lookup of teachers), none apart.
+    // Both read their teachers in their own command (a $lookup of teachers, which reads only the relation's fields),
+    // none apart.
     const events = [...page.events, ...byId.events];
     const lookups = events
       .filter((event) => event.commandName === "aggregate")
       .map((event) =>
-        (event.command.pipeline as Record<string, { from?: string }>[]).flatMap((stage) =>
-          stage.$lookup ? [stage.$lookup.from] : [],
+        (event.command.pipeline as Record<string, { from?: string; pipeline?: unknown }>[]).flatMap((stage) =>
+          stage.$lookup ? [{ from: stage.$lookup.from, pipeline: stage.$lookup.pipeline }] : [],
         ),
       );
-    expect(lookups).toEqual([["teachers"], ["teachers"]]);
+    const join = { from: "teachers", pipeline: [{ $project: { _id: 0, teacher_id: 1, teacher_name: 1 } }] };
+    expect(lookups).toEqual([[join], [join]]);
     expect(events.filter((event) => event.command.find === "teachers")).toEqual([]);
   });
 

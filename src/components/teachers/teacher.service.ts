@@ -23,8 +23,8 @@ export type { TeacherField, TeacherJoinStage, TeacherRecord } from "./teacher.re
 /**
  * The fields of a teacher read as another record's relation (a project's teacher: by the loader, or joined to the
  * project's read): its stored fields without the timestamps, which GraphQL's Teacher does not answer
- * (teacher.type.ts; the relation tests compare every field of it with teacher(teacherId)). Only these are read and
- * checked, so such a read converts and decodes no dates.
+ * (teacher.type.ts; the relation tests compare every field of it with teacher(teacherId)). Only these are read (by
+ * the loader, and by the join's $project) and checked, so such a read converts and decodes no dates.
  */
 export const TEACHER_RELATION_FIELDS = Object.keys(TEACHER_FIELDS) as (keyof typeof TEACHER_FIELDS)[];
 
@@ -59,7 +59,7 @@ export class TeacherService {
     // Whether a teacher read with TEACHER_RELATION_FIELDS can be answered (reported when not).
     const relationAnswerable = this.guard.answerableWith(TEACHER_RELATION_FIELDS);
     this.join = {
-      stage: (localField, as) => this.teachers.joinStage(localField, as),
+      stage: (localField, as) => this.teachers.joinStage(localField, as, TEACHER_RELATION_FIELDS),
       teacher: (found) => {
         const teacher = this.teachers.joined(found, TEACHER_RELATION_FIELDS);
         return teacher && relationAnswerable(teacher) ? teacher : null;
