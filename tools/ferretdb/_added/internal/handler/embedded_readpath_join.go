@@ -90,8 +90,7 @@ func embeddedJoinOf(stages []any, built []aggregations.Stage) *embeddedJoin {
 			return nil
 		}
 
-		var keepsID bool
-		if j.keep, keepsID, ok = embeddedInclusion(projection); !ok || !keepsID {
+		if j.keep, _, ok = embeddedInclusion(projection); !ok {
 			return nil
 		}
 	}
@@ -100,7 +99,7 @@ func embeddedJoinOf(stages []any, built []aggregations.Stage) *embeddedJoin {
 }
 
 // embeddedJoinReply answers an aggregation of the form [$match, $sort (optional), $skip and $limit stages, $project
-// (an inclusion of top-level fields keeping _id, optional), $lookup] from storage when the backend proves the
+// (an inclusion of top-level fields, with or without _id; optional), $lookup] from storage when the backend proves the
 // documents' read exact (pushdown.patch): the documents and each one's matches go from SQLite's JSON to the reply's
 // BSON, the looked-up array added as the last field (or in place of a field of that name), as FerretDB's own stages
 // give them; a local value whose matches the backend cannot read exactly (null or missing among them, for a project
