@@ -546,6 +546,41 @@ describe("FerretDB pushdown against FerretDB's own evaluation", () => {
     RANDOM_QUERIES_TIMEOUT,
   );
 
+  it("when indexed fields are named at the edges of what a sort key can name, then both servers answer alike and the pushdown takes the nameable ones", async () => {
+    // A sort key names a field inside SQL text when it matches ^[A-Za-z_][A-Za-z0-9_-]{0,62}$ (metadata.SafeField).
+    const nameable = ["_", "x-1", "Z9_-", "a".repeat(63)];
+    const others = ["1a", "-a", "a b", "é", "a$", "a".repeat(64)];
+    const answers: string[][] = [];
+    const pushed: boolean[][] = [];
+    for (const client of [clientA, clientB]) {
+      const c = client.db("pushdown").collection<{ _id: number }>("names");
+      await c.drop().catch(() => undefined);
+      for (const field of [...nameable, ...others]) await c.createIndex({ [field]: 1 });
+      await c.insertMany(
+        Array.from({ length: 30 }, (_, i) => ({
+          _id: i,
+          ...Object.fromEntries([...nameable, ...others].map((f, k) => [f, (i * (k + 3)) % 7])),
+        })),
+      );
+      const seen: string[] = [];
+      const explained: boolean[] = [];
+      for (const field of [...nameable, ...others]) {
+        const filter = { [field]: { $gte: 3 } };
+        const found = await c
+          .find(filter)
+          .sort({ [field]: -1, _id: 1 })
+          .limit(5)
+          .toArray();
+        seen.push(`${field}: ${ejson(found)}`);
+        explained.push(((await c.find(filter).explain()) as { filterPushdown?: boolean }).filterPushdown === true);
+      }
+      answers.push(seen);
+      pushed.push(explained);
+    }
+    expect(answers[0]).toEqual(answers[1]);
+    expect(pushed[0]).toEqual([...nameable.map(() => true), ...others.map(() => false)]);
+  });
+
   it("when random updates and deletes run, then both servers change the same documents", async () => {
     const r = rng(20260303);
     const [a, b] = await collections("writes", makeDocs(r, 400, true));

@@ -382,3 +382,59 @@ describe("statements prepared once per text", () => {
     ]);
   });
 });
+
+describe("a command converted once, a collection looked up by name alone, a missing field's error formatted when read", () => {
+  it("when commands read capped, missing and present collections, carry comments and hit a unique index, then each answer is FerretDB's own", async () => {
+    const answers: string[][] = [];
+    for (const program of programs) {
+      const db = program.client!.db("once");
+      await db.dropDatabase();
+      await db.createCollection("ring", { capped: true, size: 4096, max: 3 });
+      await db.collection<Doc>("ring").insertMany([4, 1, 3, 2].map((x) => ({ _id: x, x })));
+      await db.collection<Doc>("plain").insertMany([3, 1, 2].map((x) => ({ _id: x, x })));
+      await db.collection("plain").createIndex({ x: 1 }, { unique: true });
+      // Without a $sort, a capped collection answers in insertion order (FerretDB's own path reads it).
+      const lookup = (from: string, sort: Record<string, 1>[] = [{ _id: 1 }]) => [
+        { $match: {} },
+        ...sort.map(($sort) => ({ $sort })),
+        { $limit: 5 },
+        { $lookup: { from, localField: "x", foreignField: "_id", as: "j" } },
+      ];
+      const seen: string[] = [];
+      for (const [database, command] of [
+        ["once", { aggregate: "ring", pipeline: lookup("plain", []), cursor: {} }],
+        ["once", { aggregate: "plain", pipeline: lookup("ring"), cursor: {}, comment: "a comment" }],
+        ["once", { aggregate: "missing", pipeline: lookup("plain"), cursor: {} }],
+        ["no-such-db", { aggregate: "plain", pipeline: lookup("plain"), cursor: {} }],
+        ["once", { find: "ring", filter: {}, tailable: true, comment: { by: "test" } }],
+        ["once", { find: "plain", filter: {}, tailable: true }],
+        ["once", { find: "missing", filter: {}, tailable: true }],
+        ["once", { insert: "plain", documents: [{ _id: 9, x: 1 }], comment: "duplicate x" }],
+        ["once", { update: "plain", updates: [{ q: { _id: 2 }, u: { $set: { x: 3 } } }] }],
+        ["once", { find: "plain", filter: { x: { $gt: 0 } }, sort: { x: 1 }, readConcern: { level: "local" } }],
+        ["once", { count: "ring", query: {}, comment: 7 }],
+      ] as const) {
+        try {
+          const reply = await program.client!.db(database).command(command);
+          const cursor = reply.cursor ? { ...reply.cursor, id: "<id>" } : undefined;
+          seen.push(
+            `${JSON.stringify(command)} -> ok ${BSON.EJSON.stringify({ ...reply, cursor }, { relaxed: false })}`,
+          );
+        } catch (error) {
+          if (!(error instanceof MongoServerError)) throw error;
+          seen.push(`${JSON.stringify(command)} -> error ${error.code}: ${error.message}`);
+        }
+      }
+      const stats = await db.command({ collStats: "ring" });
+      seen.push(`collStats ring: capped ${stats.capped}, ${stats.count} documents`);
+      answers.push(seen);
+    }
+    expect(answers[0]).toEqual(answers[1]);
+    // The capped collection is read in insertion order and joined; a tailable find of the others is refused.
+    expect(answers[0][0]).toContain('"firstBatch":[{"_id":{"$numberInt":"4"},"x":{"$numberInt":"4"},"j":[]}');
+    expect(answers[0][0]).toContain('"j":[{"_id":{"$numberInt":"1"}');
+    expect(answers[0].filter((a) => a.includes("-> error 2: tailable cursor")).length).toBe(2);
+    expect(answers[0].filter((a) => a.includes('"code":{"$numberInt":"11000"}')).length).toBe(2);
+    expect(answers[0].at(-1)).toMatch(/^collStats ring: capped true, [34] documents$/);
+  });
+});

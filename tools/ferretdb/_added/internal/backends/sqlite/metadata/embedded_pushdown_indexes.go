@@ -6,7 +6,6 @@ import (
 	"context"
 	"fmt"
 	"hash/fnv"
-	"regexp"
 	"slices"
 	"strings"
 
@@ -43,12 +42,26 @@ const (
 // binary data, dates, timestamps, regular expressions. No other SortKey is as large.
 const OtherTypes = "x'ff'"
 
-// safeField matches the top-level field names SortKey may name inside SQL text.
-var safeField = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_-]{0,62}$`)
-
-// SafeField reports whether field is a top-level field name that SortKey can express.
+// SafeField reports whether field is a top-level field name that SortKey can express inside SQL text:
+// ^[A-Za-z_][A-Za-z0-9_-]{0,62}$, checked byte by byte (a regular expression cost 2 % of a read by id: every plan
+// checks its fields).
 func SafeField(field string) bool {
-	return safeField.MatchString(field)
+	if len(field) == 0 || len(field) > 63 {
+		return false
+	}
+
+	for i := 0; i < len(field); i++ {
+		c := field[i]
+
+		switch {
+		case c >= 'A' && c <= 'Z', c >= 'a' && c <= 'z', c == '_':
+		case i > 0 && (c >= '0' && c <= '9' || c == '-'):
+		default:
+			return false
+		}
+	}
+
+	return true
 }
 
 // SortKey returns the column (a quoted SQL identifier) holding, for a top-level field of the stored document, a
