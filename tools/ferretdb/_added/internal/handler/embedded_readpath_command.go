@@ -10,9 +10,10 @@ import (
 
 // A command converted once (readpath.patch). clientconn converts each command's section 0 to FerretDB's documents
 // to read its comment, and the command's handler converted the same bytes again (opMsgDocument): 6 % of FerretDB's
-// CPU for a project read by id. Now clientconn keeps its conversion for the duration of the command, and
-// the first opMsgDocument of that message takes it; a second one (a hook that looked at the command first) converts
-// again, so no two callers share a document. FERRETDB_EMBEDDED_READPATH=off converts twice, as FerretDB does.
+// CPU for a project read by id. Now clientconn keeps its conversion until the command is answered (even by a
+// panic), and the first opMsgDocument of that message takes it; a second one (a hook that looked at the command
+// first) converts again, so no two callers share a document. FERRETDB_EMBEDDED_READPATH=off converts twice, as
+// FerretDB does.
 
 // embeddedCommands holds, per message being handled, its section 0 converted and not yet taken.
 var embeddedCommands sync.Map // *wire.OpMsg → *types.Document
