@@ -1,3 +1,5 @@
+// Added by ferretdb-embedded (the project's patch; not part of FerretDB).
+
 package sqlite
 
 import (
