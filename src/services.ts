@@ -46,7 +46,7 @@ export function createServices(
   const teachers = new TeacherService(new TeacherRepository(db.models.Teacher, db.ids), report);
   const changeLog = changeLogOf(db);
   const projects = new ProjectService(
-    new ProjectRepository(db.models.Project, changeLog, db.ids, db.transactions),
+    new ProjectRepository(db.models.Project, changeLog, db.ids, db.transactions, db.reads),
     teachers,
     workflow,
     report,

@@ -7,6 +7,7 @@ import { IdAllocator } from "./id-allocator";
 import { transactionsOf, type Transactions } from "./transactions";
 import type { Progress } from "./embedded-server";
 import { commandTimingPlugin, reportCommandTiming } from "./command-timing";
+import { CoalescedReads } from "./coalesced-reads";
 
 /** The database the service uses when MONGODB_URI names none (always, on the embedded database). */
 export const DEFAULT_DB_NAME = "project_service";
@@ -29,6 +30,8 @@ export interface Database<M = object> {
   ids: IdAllocator;
   /** Runs work in one multi-document transaction (transactions.ts). */
   transactions: Transactions;
+  /** Reads by id of this process, joined into one command while the pool is busy (coalesced-reads.ts). */
+  reads: CoalescedReads;
   /** Answers within the timeout while the server is reachable. */
   ping(timeoutMs?: number): Promise<boolean>;
   close(): Promise<void>;
@@ -62,6 +65,11 @@ export interface OpenDatabaseOptions {
   maxPoolSize?: number;
   /** How many transactions of this process may run at once (db/transactions.ts); unset: no limit. */
   transactionsAtOnce?: number;
+  /**
+   * How many reads by id of this process go to the database at once before the next ones join into one command
+   * (db/coalesced-reads.ts); unset: the driver's pool size (maxPoolSize, its default 100, or the URI's).
+   */
+  readsAtOnce?: number;
   /** Told how a long step of opening goes (the one-time copy of project_revisions into the change log). */
   progress?: Progress;
 }
@@ -117,6 +125,10 @@ export async function connectDatabase<M extends object>(
     models,
     ids,
     transactions: transactionsOf(connection, timeoutMs, options.transactionsAtOnce),
+    reads: new CoalescedReads({
+      maxInFlight: options.readsAtOnce ?? connection.getClient().options.maxPoolSize,
+      waitMs: timeoutMs,
+    }),
     async ping(limitMs = 1000) {
       // Not gated on Mongoose's readyState: after an outage it says "disconnected" until the driver's next
       // heartbeat (up to 10 s), while a ping (its server selection) finds the server again at once.

@@ -14,6 +14,7 @@
 import type { PipelineStage, QueryFilter } from "mongoose";
 import type { Actor } from "../../auth/actor";
 import { duplicateKeyFields, isDuplicateKeyError, type IdAllocator } from "../../db/id-allocator";
+import type { CoalescedReads } from "../../db/coalesced-reads";
 import { idKey } from "../../db/id-key";
 import { readKeysetPage } from "../../db/keyset";
 import { readPage, type LookupStage } from "../../db/page-read";
@@ -93,6 +94,7 @@ export class ProjectRepository {
     private readonly log: ProjectChangeLog,
     private readonly ids: IdAllocator,
     private readonly transactions: Transactions,
+    private readonly reads: CoalescedReads,
   ) {}
 
   /**
@@ -138,9 +140,18 @@ export class ProjectRepository {
    * meet too (a caller's read rule), or it reads as absent.
    */
   async get(projectId: number, fields?: readonly ProjectField[], scope?: ProjectQuery): Promise<ProjectRecord | null> {
-    const find = this.projects.findOne(filterOf({ _id: idKey(projectId), ...scope }));
-    if (fields) find.select(projectionOf(fields));
-    const doc = await find.lean();
+    const shape = `get\0${fields?.join() ?? "*"}\0${JSON.stringify(scope ?? {})}`;
+    const doc = await this.reads.read(shape, idKey(projectId), async (keys) => {
+      if (keys.length === 1) {
+        const find = this.projects.findOne(filterOf({ _id: keys[0], ...scope }));
+        if (fields) find.select(projectionOf(fields));
+        const doc = await find.lean();
+        return byKey(doc ? [doc] : []);
+      }
+      const find = this.projects.find(filterOf({ _id: { $in: keys }, ...scope })).limit(keys.length);
+      if (fields) find.select(projectionOf(fields));
+      return byKey(await find.lean());
+    });
     return doc ? (fields ? toSelectedProjectRecord(fields) : toProjectRecord)(doc) : null;
   }
 
@@ -155,10 +166,16 @@ export class ProjectRepository {
     join: LookupStage,
     scope?: ProjectQuery,
   ): Promise<{ project: ProjectRecord | null; joined: unknown }> {
-    const pipeline: PipelineStage[] = [{ $match: { _id: idKey(projectId), ...scope } }, { $limit: 1 }];
-    if (fields) pipeline.push({ $project: projectionOf(fields) });
-    pipeline.push(join);
-    const [doc] = await this.projects.aggregate<ProjectDoc & Record<string, unknown>>(pipeline);
+    const shape = `joined\0${fields?.join() ?? "*"}\0${JSON.stringify(scope ?? {})}\0${JSON.stringify(join)}`;
+    const doc = await this.reads.read(shape, idKey(projectId), async (keys) => {
+      const pipeline: PipelineStage[] =
+        keys.length === 1
+          ? [{ $match: { _id: keys[0], ...scope } }, { $limit: 1 }]
+          : [{ $match: { _id: { $in: keys }, ...scope } }, { $limit: keys.length }];
+      if (fields) pipeline.push({ $project: projectionOf(fields) });
+      pipeline.push(join);
+      return byKey(await this.projects.aggregate<ProjectDoc & Record<string, unknown>>(pipeline));
+    });
     if (!doc) return { project: null, joined: undefined };
     return { project: (fields ? toSelectedProjectRecord(fields) : toProjectRecord)(doc), joined: doc[join.$lookup.as] };
   }
@@ -337,6 +354,11 @@ export class ProjectRepository {
 /** Conditions on stored fields (a list's filter, a row rule) as Mongoose's filter type. */
 function filterOf(conditions: object): QueryFilter<ProjectDoc> {
   return conditions as QueryFilter<ProjectDoc>;
+}
+
+/** Documents by their `_id`. */
+function byKey<D extends { _id: string }>(docs: D[]): Map<string, D> {
+  return new Map(docs.map((doc) => [doc._id, doc]));
 }
 
 /** The projection that reads these fields only (and `_id`, as MongoDB's inclusions do). */
