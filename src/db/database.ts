@@ -1,7 +1,7 @@
 // The database handle the app runs on: one Mongoose connection, its models, and the id allocator. Built per
 // connection (no global mongoose state), so tests can open one per file on its own database name. It knows no
 // component: the models and the migrations come from the composition root (src/persistence.ts) as a DatabaseSchema.
-import mongoose, { type Connection, type Model } from "mongoose";
+import mongoose, { type Connection, type Model, type mongo } from "mongoose";
 import { createCounterModel, type CounterModel } from "./counter.model";
 import { IdAllocator } from "./id-allocator";
 import { transactionsOf, type Transactions } from "./transactions";
@@ -70,6 +70,12 @@ export interface OpenDatabaseOptions {
    * (db/coalesced-reads.ts); unset: the driver's pool size (maxPoolSize, its default 100, or the URI's).
    */
   readsAtOnce?: number;
+  /**
+   * The driver's runtime adapters (its `os` module). The driver loads `os` by a dynamic import, which Jest's module
+   * sandbox refuses: the driver then sends no client metadata in its handshake, so no application name. The tests
+   * that need the name (a fail point for one client) pass Node's `os` here.
+   */
+  runtimeAdapters?: mongo.MongoClientOptions["runtimeAdapters"];
   /** Told how a long step of opening goes (the one-time copy of project_revisions into the change log). */
   progress?: Progress;
 }
@@ -104,6 +110,7 @@ export async function connectDatabase<M extends object>(
     bufferCommands: false,
     monitorCommands: options.monitorCommands ?? false,
     ...(options.maxPoolSize ? { maxPoolSize: options.maxPoolSize } : {}),
+    ...(options.runtimeAdapters ? { runtimeAdapters: options.runtimeAdapters } : {}),
   });
   await connection.asPromise();
   await refuseUnfitServer(connection);

@@ -1,7 +1,8 @@
 // The embedded FerretDB's test commands: started for tests (FerretDbOptions.testCommands, as mongod with
 // enableTestCommands), it accepts configureFailPoint and fails the commands the fail point names; started otherwise
 // (as npm start starts it), configureFailPoint does not exist, even with FERRETDB_EMBEDDED_TEST_COMMANDS=on in the
-// starting process's environment. And stockFerretDbOptions() switches every patch off.
+// starting process's environment. A fail point that names an application fails only the commands of the clients that
+// gave that name (drivers give it in their first hello, an OP_QUERY). And stockFerretDbOptions() switches every patch off.
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -52,6 +53,42 @@ describe("the embedded FerretDB's test commands", () => {
 
   it("when it is started for tests, then configureFailPoint is accepted and fails the command it names", async () => {
     expect(await failingFind({ testCommands: true })).toEqual({ configured: "ok", find: "ShutdownInProgress" });
+  });
+
+  it("when a fail point names an application, then it fails the commands of the clients that gave that name in their handshake, and only theirs", async () => {
+    await withFerretDb({ testCommands: true }, async (server) => {
+      const connect = (appName?: string) =>
+        // Node's os for the driver: under Jest its own dynamic import of os fails, and it then sends no client metadata.
+        new MongoClient(server.uri, {
+          retryReads: false,
+          runtimeAdapters: { os },
+          ...(appName ? { appName } : {}),
+        }).connect();
+      const [named, other, unnamed] = await Promise.all([connect("the-named-one"), connect("another"), connect()]);
+      try {
+        await unnamed.db("admin").command({
+          configureFailPoint: "failCommand",
+          mode: "alwaysOn",
+          data: { failCommands: ["find"], errorCode: 91, appName: "the-named-one" },
+        });
+        const find = (client: MongoClient) =>
+          client
+            .db("t")
+            .collection("c")
+            .findOne({})
+            .then(
+              () => "ok",
+              (err: { codeName?: string }) => err.codeName ?? "error",
+            );
+        expect({ named: await find(named), other: await find(other), unnamed: await find(unnamed) }).toEqual({
+          named: "ShutdownInProgress",
+          other: "ok",
+          unnamed: "ok",
+        });
+      } finally {
+        await Promise.all([named.close(), other.close(), unnamed.close()]);
+      }
+    });
   });
 
   it("when it is started otherwise, then configureFailPoint does not exist, whatever the starting process's environment", async () => {

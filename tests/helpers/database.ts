@@ -1,5 +1,6 @@
 // A database of the test file's own on the run's server, so files run in parallel without sharing data.
 import crypto from "node:crypto";
+import os from "node:os";
 import path from "node:path";
 import type { mongo } from "mongoose";
 import { openDatabase, type Database } from "../../src/persistence";
@@ -27,11 +28,15 @@ export function testMongoUri(): string {
  */
 export async function openTestDatabase(
   dbName = testDbName(),
-  options: { appName?: string } & Pick<OpenDatabaseOptions, "maxPoolSize" | "transactionsAtOnce"> = {},
+  options: { appName?: string } & Pick<
+    OpenDatabaseOptions,
+    "maxPoolSize" | "transactionsAtOnce" | "monitorCommands"
+  > = {},
 ): Promise<Database> {
   const { appName, ...pool } = options;
   const uri = appName ? `${testMongoUri()}?appName=${encodeURIComponent(appName)}` : testMongoUri();
-  return openDatabase(uri, { dbName, ...pool });
+  // The name reaches the server only with the driver's client metadata, which needs Node's os under Jest.
+  return openDatabase(uri, { dbName, ...pool, ...(appName ? { runtimeAdapters: { os } } : {}) });
 }
 
 /**

@@ -4,6 +4,7 @@
 // readers never wait. Data of earlier versions (void entries, positions left empty) still reads, and their cursors
 // resume. Revisions stored by versions before the change log are copied into it once at start-up, with the project's
 // state after each.
+import type { mongo } from "mongoose";
 import { ProjectChangeFeed, type ProjectChangeEvent } from "../../src/components/projects";
 import { appendAll, type ProjectChangeLog, revisionKey } from "../../src/components/projects/persistence";
 import { changeLogOf, openDatabase, type Database } from "../../src/persistence";
@@ -35,7 +36,7 @@ describe("the change log: one transaction per change", () => {
   let log: ProjectChangeLog;
   const feeds: ProjectChangeFeed[] = [];
   beforeAll(async () => {
-    db = await openTestDatabase(testDbName(), { appName });
+    db = await openTestDatabase(testDbName(), { appName, monitorCommands: true });
     services = createServices(db, undefined, silentLogger);
     log = changeLogOf(db);
   });
@@ -131,13 +132,21 @@ describe("the change log: one transaction per change", () => {
         errorCode: 112, // WriteConflict: MongoDB labels it TransientTransactionError inside a transaction
       },
     );
+    // The fault reaches the change: its log insert fails once with WriteConflict.
+    const failed: string[] = [];
+    const onFailed = (event: mongo.CommandFailedEvent) => {
+      if (event.commandName === "insert") failed.push((event.failure as { codeName?: string }).codeName ?? "");
+    };
+    db.connection.getClient().on("commandFailed", onFailed);
     try {
       const changed = await services.projects.updateStatus(project.project_id, { project_status: "active" });
 
       expect(changed).toMatchObject({ revision: 2, project_status: "active" });
     } finally {
+      db.connection.getClient().off("commandFailed", onFailed);
       await off();
     }
+    expect(failed).toEqual(["WriteConflict"]);
     const entries = await db.models.ProjectChange.find({ project_id: project.project_id }).sort({ seq: 1 }).lean();
     expect(entries.map((entry) => [entry.revision, entry.project.project_status])).toEqual([
       [1, "planned"],

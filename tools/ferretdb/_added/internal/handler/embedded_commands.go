@@ -20,7 +20,9 @@ import (
 // How a command runs, shared by the concerns that act around commands (the replica set's sessions and
 // transactions, the fail points): clientconn hands every OP_MSG command to Handler.EmbeddedCommand (its one hook,
 // shared.patch), which runs it through the hooks the concerns register, outermost first, then through the commands
-// the concerns add, then through FerretDB's own commands. Without hooks this is FerretDB's own dispatch.
+// the concerns add, then through FerretDB's own commands. Without hooks this is FerretDB's own dispatch. An OP_QUERY
+// (a driver's first handshake, hello or isMaster with the client's metadata) is shown to the concerns that asked to
+// see it (Handler.EmbeddedQuery, shared.patch too), then FerretDB answers it as before.
 
 // embeddedCall is one command as the hooks see it.
 type embeddedCall struct {
@@ -49,6 +51,7 @@ type embeddedHookEntry struct {
 var (
 	embeddedHooks      []embeddedHookEntry
 	embeddedConnClosed []func(conn any)
+	embeddedQuerySeen  []func(conn any, query *wirebson.Document)
 
 	// embeddedAddedCommands are commands FerretDB does not have (or that a concern answers instead of it).
 	embeddedAddedCommands = map[string]func(ctx context.Context, call *embeddedCall) (*wire.OpMsg, error){}
@@ -114,6 +117,30 @@ func EmbeddedConnContext(ctx context.Context, netConn net.Conn) context.Context 
 func embeddedLocalAddr(ctx context.Context) string {
 	addr, _ := ctx.Value(embeddedLocalAddrKey{}).(string)
 	return addr
+}
+
+// embeddedOnQuery registers what a concern learns from the query document of a client connection's OP_QUERY.
+func embeddedOnQuery(f func(conn any, query *wirebson.Document)) {
+	embeddedHooksMu.Lock()
+	defer embeddedHooksMu.Unlock()
+
+	embeddedQuerySeen = append(embeddedQuerySeen, f)
+}
+
+// EmbeddedQuery shows the concerns an OP_QUERY of a client connection, before FerretDB answers it.
+func (h *Handler) EmbeddedQuery(conn any, query *wire.OpQuery) {
+	if len(embeddedQuerySeen) == 0 {
+		return
+	}
+
+	doc := query.Query()
+	if doc == nil {
+		return
+	}
+
+	for _, f := range embeddedQuerySeen {
+		f(conn, doc)
+	}
 }
 
 // EmbeddedConnClosed tells the concerns that a client connection closed.

@@ -57,6 +57,9 @@ func init() {
 
 	embeddedRegisterHook(20, embeddedFailPointHook)
 	embeddedOnConnClosed(func(conn any) { embeddedFailPoints.app.Delete(conn) })
+	// Drivers send their first hello as an OP_QUERY (an OP_MSG only with a server API version): its client metadata
+	// names the application.
+	embeddedOnQuery(embeddedRememberAppName)
 	embeddedAddedCommands["configureFailPoint"] = embeddedConfigureFailPoint
 }
 
@@ -157,7 +160,9 @@ func embeddedConfigureFailPoint(ctx context.Context, call *embeddedCall) (*wire.
 // embeddedFailPointHook fails the commands the fail point names.
 func embeddedFailPointHook(ctx context.Context, call *embeddedCall, next embeddedNext) (*wire.OpMsg, error) {
 	if call.command == "hello" || call.command == "isMaster" || call.command == "ismaster" {
-		embeddedRememberAppName(call)
+		if doc, err := call.msg.RawSection0().Decode(); err == nil {
+			embeddedRememberAppName(call.conn, doc)
+		}
 	}
 
 	fp, hit := embeddedFailPointHit(call)
@@ -254,14 +259,20 @@ func embeddedFailPointHit(call *embeddedCall) (embeddedFailPoint, bool) {
 	return *fp, true
 }
 
-// embeddedRememberAppName notes the application name a connection's client gave in its hello.
-func embeddedRememberAppName(call *embeddedCall) {
-	doc, err := call.msg.RawSection0().Decode()
-	if err != nil {
-		return
+// embeddedRememberAppName notes the application name a connection's client gave in its hello (an OP_QUERY's query
+// or an OP_MSG's section 0).
+func embeddedRememberAppName(conn any, hello *wirebson.Document) {
+	// An OP_QUERY's command may come wrapped, {$query: {...}, $readPreference: ...}.
+	if wrapped, ok := hello.Get("$query").(wirebson.AnyDocument); ok {
+		doc, err := wrapped.Decode()
+		if err != nil {
+			return
+		}
+
+		hello = doc
 	}
 
-	client, ok := doc.Get("client").(wirebson.AnyDocument)
+	client, ok := hello.Get("client").(wirebson.AnyDocument)
 	if !ok {
 		return
 	}
@@ -282,7 +293,7 @@ func embeddedRememberAppName(call *embeddedCall) {
 	}
 
 	if name, ok := a.Get("name").(string); ok {
-		embeddedFailPoints.app.Store(call.conn, name)
+		embeddedFailPoints.app.Store(conn, name)
 	}
 }
 
