@@ -29,7 +29,10 @@ interface Group<V> {
 }
 
 export interface CoalescedReadsOptions {
-  /** Reads on their way at once before the next ones wait and join (the driver's pool size: they would wait anyway). */
+  /**
+   * Reads on their way at once before the next ones wait and join: on MongoDB the driver's pool size (beyond it they
+   * would wait for a connection anyway), on the embedded FerretDB 2 (configured-database.ts).
+   */
   maxInFlight: number;
   /** The most keys one command reads. */
   maxBatch?: number;
