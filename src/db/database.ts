@@ -30,7 +30,7 @@ export interface Database<M = object> {
   ids: IdAllocator;
   /** Runs work in one multi-document transaction (transactions.ts). */
   transactions: Transactions;
-  /** Reads by id of this process, joined into one command while the pool is busy (coalesced-reads.ts). */
+  /** Reads by id of this process, joined into one command while others are on their way (coalesced-reads.ts). */
   reads: CoalescedReads;
   /** Answers within the timeout while the server is reachable. */
   ping(timeoutMs?: number): Promise<boolean>;

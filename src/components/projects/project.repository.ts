@@ -1,7 +1,8 @@
 // Data access of projects: the only module that touches the Project model. Returns plain records. Written as for
 // MongoDB in production (a replica set: database.ts refuses a standalone server), which the embedded FerretDB is too:
 //
-// - Every read and write of one project is by its string `_id` (db/id-key.ts); a read by id is one command.
+// - Every read and write of one project is by its string `_id` (db/id-key.ts); a read by id is one command, joined
+//   with other reads of the same shape while the database is busy (db/coalesced-reads.ts: `_id: {$in}`, each its own).
 // - A change is ONE transaction (db/transactions.ts): one conditional update of the project (findOneAndUpdate with
 //   the conditions the rules need: the status it may come from, the teacher it must not have, the expected revision;
 //   `$inc` of the revision; the document as it was gives the change's old values), then its log position and its log
