@@ -262,16 +262,6 @@ func embeddedFailPointHit(call *embeddedCall) (embeddedFailPoint, bool) {
 // embeddedRememberAppName notes the application name a connection's client gave in its hello (an OP_QUERY's query
 // or an OP_MSG's section 0).
 func embeddedRememberAppName(conn any, hello *wirebson.Document) {
-	// An OP_QUERY's command may come wrapped, {$query: {...}, $readPreference: ...}.
-	if wrapped, ok := hello.Get("$query").(wirebson.AnyDocument); ok {
-		doc, err := wrapped.Decode()
-		if err != nil {
-			return
-		}
-
-		hello = doc
-	}
-
 	client, ok := hello.Get("client").(wirebson.AnyDocument)
 	if !ok {
 		return
