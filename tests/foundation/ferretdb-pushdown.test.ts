@@ -581,6 +581,46 @@ describe("FerretDB pushdown against FerretDB's own evaluation", () => {
     expect(pushed[0]).toEqual([...nameable.map(() => true), ...others.map(() => false)]);
   });
 
+  it("when a queried field gains, then loses, a value of another type, then each read answers as FerretDB's own for the documents stored then", async () => {
+    // The check for another type is a column of the read's own statement: its answer must come with every read, not
+    // from an earlier one. Each step's reads: an equality alone, a sorted page of it, a page of an $in on the unique
+    // field, a range, and an equality nothing matches (no row, so no answer from the column).
+    const steps: [string, (c: mongo.Collection) => Promise<unknown>][] = [
+      ["ints only", async () => undefined],
+      ["an array holding 5 in `a`", (c) => c.insertOne({ _id: 100, a: [new Int32(5), new Int32(9)], u: 100 })],
+      // A document sorts after every number: first in the page sorted by `u` descending.
+      ["a document in `u`", (c) => c.updateOne({ _id: 5 }, { $set: { u: { n: 5 } } })],
+      ["both back to ints", (c) => c.deleteOne({ _id: 100 }).then(() => c.updateOne({ _id: 5 }, { $set: { u: 5 } }))],
+    ];
+    const reads = (c: mongo.Collection) =>
+      Promise.all([
+        c.find({ a: 5 }).toArray(),
+        c.find({ a: 5 }, { sort: { u: -1 }, limit: 3 }).toArray(),
+        c.find({ u: { $in: [1, 3, 5, 100] } }, { sort: { u: 1 }, limit: 3 }).toArray(),
+        c.find({ a: { $gte: 5 } }, { sort: { a: 1, _id: 1 }, skip: 1, limit: 4 }).toArray(),
+        c.find({ a: 12345 }, { sort: { a: 1 }, limit: 2 }).toArray(),
+        c.aggregate([{ $match: { a: 5 } }, { $sort: { u: 1 } }, { $limit: 2 }]).toArray(),
+      ]);
+    const seen: string[][] = [[], []];
+    for (const [k, client] of [clientA, clientB].entries()) {
+      const c = client.db("pushdown").collection("gains");
+      await c.drop().catch(() => undefined);
+      await c.createIndex({ a: 1 });
+      await c.createIndex({ u: 1 }, { unique: true });
+      await c.insertMany(Array.from({ length: 40 }, (_, i) => ({ _id: i, a: new Int32(i % 8), u: i })));
+      for (const [name, step] of steps) {
+        await step(c);
+        seen[k].push(`${name}: ${ejson(await reads(c))}`);
+      }
+    }
+    expect(seen[0]).toEqual(seen[1]);
+    // The array and the document were found by the reads of their steps.
+    const array = '"_id":{"$numberInt":"100"}';
+    expect(seen[0][1]).toContain(array);
+    expect(seen[0][2]).toContain('"u":{"n":');
+    expect(seen[0][3]).not.toContain(array);
+  });
+
   it("when random updates and deletes run, then both servers change the same documents", async () => {
     const r = rng(20260303);
     const [a, b] = await collections("writes", makeDocs(r, 400, true));

@@ -30,9 +30,10 @@ import (
 //
 // Conditions are pushed down for top-level fields that lead an index on their metadata.SortKey (the fields of the
 // collection's declared indexes): equality, $eq, $in and $gt/$gte/$lt/$lte with values SortKey models. SortKey
-// cannot match an array's elements, and orders only the types it models, so before using a field the query checks,
-// in the same read transaction, that no stored document has another type there (an index search for
-// metadata.OtherTypes). If one does, that field's conditions are left to the handler and nothing is cut.
+// cannot match an array's elements, and orders only the types it models, so the query checks, in its own snapshot,
+// that no stored document has another type there (an index search for metadata.OtherTypes): as a column of the
+// query's statement (embedded_pushdown_checked.go), or first, in the same read transaction. If one does, that field's
+// conditions are left to the handler and nothing is cut.
 // `_id` is compared on metadata.IDColumn as FerretDB does, with its type checked for exactness.
 //
 // Everything else (other operators, nested fields, $and/$or, capped collections) is left to the handler, as
@@ -631,6 +632,11 @@ func (p *embeddedPlan) indexServes(field string) bool {
 
 // queryEmbedded implements Query with pushdown (for collections that are not capped).
 func (c *collection) queryEmbedded(ctx context.Context, db *fsql.DB, meta *metadata.Collection, params *backends.QueryParams) (*backends.QueryResult, error) { //nolint:lll // for readability
+	// In one statement with its check, when it can be (embedded_pushdown_checked.go).
+	if res, ok, err := c.queryChecked(ctx, db, meta, params); ok || err != nil {
+		return res, err
+	}
+
 	s, tx, err := c.prepareEmbedded(ctx, db, meta, params.Filter, params.Pushdown, params.Limit)
 	if err != nil {
 		return nil, err
