@@ -584,15 +584,16 @@ describe("FerretDB pushdown against FerretDB's own evaluation", () => {
   it("when a queried field gains, then loses, a value of another type, then each read answers as FerretDB's own for the documents stored then", async () => {
     // The check for another type is a column of the read's own statement: its answer must come with every read, not
     // from an earlier one. Each step's reads: an equality alone, a sorted page of it, a page of an $in on the unique
-    // field, a range, and an equality nothing matches (no row, so no answer from the column).
-    const steps: [string, (c: mongo.Collection) => Promise<unknown>][] = [
+    // field, a range, an equality nothing matches (no row, so no answer from the column), and a page by aggregation.
+    type Gains = mongo.Collection<{ _id: number; a?: unknown; u?: unknown }>;
+    const steps: [string, (c: Gains) => Promise<unknown>][] = [
       ["ints only", async () => undefined],
       ["an array holding 5 in `a`", (c) => c.insertOne({ _id: 100, a: [new Int32(5), new Int32(9)], u: 100 })],
       // A document sorts after every number: first in the page sorted by `u` descending.
       ["a document in `u`", (c) => c.updateOne({ _id: 5 }, { $set: { u: { n: 5 } } })],
       ["both back to ints", (c) => c.deleteOne({ _id: 100 }).then(() => c.updateOne({ _id: 5 }, { $set: { u: 5 } }))],
     ];
-    const reads = (c: mongo.Collection) =>
+    const reads = (c: Gains) =>
       Promise.all([
         c.find({ a: 5 }).toArray(),
         c.find({ a: 5 }, { sort: { u: -1 }, limit: 3 }).toArray(),
@@ -603,7 +604,7 @@ describe("FerretDB pushdown against FerretDB's own evaluation", () => {
       ]);
     const seen: string[][] = [[], []];
     for (const [k, client] of [clientA, clientB].entries()) {
-      const c = client.db("pushdown").collection("gains");
+      const c: Gains = client.db("pushdown").collection("gains");
       await c.drop().catch(() => undefined);
       await c.createIndex({ a: 1 });
       await c.createIndex({ u: 1 }, { unique: true });
