@@ -11,7 +11,6 @@ import (
 
 	"github.com/FerretDB/FerretDB/internal/backends"
 	"github.com/FerretDB/FerretDB/internal/backends/sqlite/metadata"
-	"github.com/FerretDB/FerretDB/internal/handler/sjson"
 	"github.com/FerretDB/FerretDB/internal/types"
 	"github.com/FerretDB/FerretDB/internal/util/fsql"
 	"github.com/FerretDB/FerretDB/internal/util/iterator"
@@ -202,21 +201,11 @@ func (iter *checkedIterator) AppendNextBSON(dst []byte, keep func(name string) b
 		return dst, err
 	}
 
-	start := len(dst)
-
-	if dst, err = sjson.AppendBSON(dst, data, keep); err != nil {
+	if dst, err = appendStoredBSON(dst, data, keep); err != nil {
 		iter.close()
-		return dst, lazyerrors.Error(err)
 	}
 
-	if embeddedReadpathCheck {
-		if err = checkBSON(data, dst[start:], keep); err != nil {
-			iter.close()
-			return dst, err
-		}
-	}
-
-	return dst, nil
+	return dst, err
 }
 
 // Close implements iterator.Interface.

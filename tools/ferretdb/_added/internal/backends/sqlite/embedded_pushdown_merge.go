@@ -313,18 +313,9 @@ func (iter *mergeIterator) AppendNextBSON(dst []byte, keep func(name string) boo
 		return dst, err
 	}
 
-	start := len(dst)
-
-	if dst, err = sjson.AppendBSON(dst, r.data, keep); err != nil {
+	if dst, err = appendStoredBSON(dst, r.data, keep); err != nil {
 		iter.close()
-		return dst, lazyerrors.Error(err)
-	}
-
-	if embeddedReadpathCheck {
-		if err = checkBSON(r.data, dst[start:], keep); err != nil {
-			iter.close()
-			return dst, err
-		}
+		return dst, err
 	}
 
 	if err = r.advance(iter.fields); err != nil {

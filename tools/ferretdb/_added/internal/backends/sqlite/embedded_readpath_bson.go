@@ -65,17 +65,26 @@ func (iter *queryIterator) AppendNextBSON(dst []byte, keep func(name string) boo
 		return dst, lazyerrors.Error(err)
 	}
 
-	data := unsafe.Slice(unsafe.StringData(text), len(text))
+	if dst, err = appendStoredBSON(dst, unsafe.Slice(unsafe.StringData(text), len(text)), keep); err != nil {
+		iter.close()
+	}
+
+	return dst, err
+}
+
+// appendStoredBSON appends the BSON of a stored document's JSON text (the top-level fields keep keeps, when not nil)
+// to dst; with FERRETDB_EMBEDDED_READPATH=check, compared with FerretDB's own encoding. The iterators that hand out
+// BSON (this file's, a merge's, a checked read's) all append through it.
+func appendStoredBSON(dst, data []byte, keep func(name string) bool) ([]byte, error) {
 	start := len(dst)
 
-	if dst, err = sjson.AppendBSON(dst, data, keep); err != nil {
-		iter.close()
+	dst, err := sjson.AppendBSON(dst, data, keep)
+	if err != nil {
 		return dst, lazyerrors.Error(err)
 	}
 
 	if embeddedReadpathCheck {
 		if err = checkBSON(data, dst[start:], keep); err != nil {
-			iter.close()
 			return dst, err
 		}
 	}
