@@ -106,25 +106,32 @@ func (c *collection) queryChecked(ctx context.Context, db *fsql.DB, meta *metada
 		return nil, false, nil
 	}
 
-	iter := &checkedIterator{ctx: ctx, rows: rows, first: true, token: resource.NewToken()}
+	iter := &checkedIterator{ctx: ctx, rows: rows, first: stored(text), pending: true, token: resource.NewToken()}
 	resource.Track(iter, iter.token)
 
 	return &backends.QueryResult{Iter: iter, PushedDown: s.pushed}, true, nil
 }
 
 // checkedIterator hands out the documents of a checked read: rows of the stored document and the check's bits (all
-// 0). The first row has been read already.
+// 0). The first row has been read already: its document's text is first.
 type checkedIterator struct {
 	ctx   context.Context
 	rows  *fsql.Rows // protected by m
 	token *resource.Token
+	first []byte
 	m     sync.Mutex
-	first bool
+	// pending: first is still to be handed out.
+	pending bool
 }
 
-// next moves to the next row and returns its document's JSON text: in place (valid until the rows move on), or a
-// copy.
-func (iter *checkedIterator) next(inPlace bool) ([]byte, error) {
+// stored returns the bytes of a document's JSON text as the driver returns TEXT (a string of its own): read in place,
+// not copied. The readers (sjson) do not keep them.
+func stored(text string) []byte {
+	return unsafe.Slice(unsafe.StringData(text), len(text))
+}
+
+// next returns the next document's JSON text.
+func (iter *checkedIterator) next() ([]byte, error) {
 	if iter.rows == nil {
 		return nil, iterator.ErrIteratorDone
 	}
@@ -134,9 +141,14 @@ func (iter *checkedIterator) next(inPlace bool) ([]byte, error) {
 		return nil, lazyerrors.Error(err)
 	}
 
-	if iter.first {
-		iter.first = false
-	} else if !iter.rows.Next() {
+	if iter.pending {
+		data := iter.first
+		iter.first, iter.pending = nil, false
+
+		return data, nil
+	}
+
+	if !iter.rows.Next() {
 		err := iter.rows.Err()
 
 		iter.close()
@@ -148,26 +160,15 @@ func (iter *checkedIterator) next(inPlace bool) ([]byte, error) {
 		return nil, lazyerrors.Error(err)
 	}
 
+	var text string
 	var other int64
 
-	if !inPlace {
-		var b []byte
-		if err := iter.rows.Scan(&b, &other); err != nil {
-			iter.close()
-			return nil, lazyerrors.Error(err)
-		}
-
-		return b, nil
-	}
-
-	// The driver returns TEXT as a string: read in place, not copied.
-	var text string
 	if err := iter.rows.Scan(&text, &other); err != nil {
 		iter.close()
 		return nil, lazyerrors.Error(err)
 	}
 
-	return unsafe.Slice(unsafe.StringData(text), len(text)), nil
+	return stored(text), nil
 }
 
 // Next implements iterator.Interface.
@@ -177,7 +178,7 @@ func (iter *checkedIterator) Next() (struct{}, *types.Document, error) {
 
 	var unused struct{}
 
-	data, err := iter.next(false)
+	data, err := iter.next()
 	if err != nil {
 		return unused, nil, err
 	}
@@ -196,7 +197,7 @@ func (iter *checkedIterator) AppendNextBSON(dst []byte, keep func(name string) b
 	iter.m.Lock()
 	defer iter.m.Unlock()
 
-	data, err := iter.next(true)
+	data, err := iter.next()
 	if err != nil {
 		return dst, err
 	}
