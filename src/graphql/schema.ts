@@ -25,6 +25,7 @@ import { StudentConnectionResolver, StudentResolver } from "../components/studen
 import { TeacherConnectionResolver, TeacherResolver } from "../components/teachers/graphql";
 import { REPO_ROOT } from "../shared/package-root";
 import { assertRootFieldRules, authChecker, type ResolverClass } from "./auth-checker";
+import { callFieldResolversAsWritten } from "./direct-field-resolvers";
 import { wrapMutationsInEnvelope } from "./mutation-payloads";
 import { describeRootTypes } from "./root-types";
 import { buildSubgraph, type Subgraph } from "./federation";
@@ -98,6 +99,7 @@ export function buildAppSchema(resolvers: readonly [ResolverClass, ...ResolverCl
     skipCheck: true,
   });
   assertRootFieldRules(built, resolvers);
+  callFieldResolversAsWritten(built, resolvers);
   // The Node interface's type resolver as written, not type-graphql's async wrapper of it (node.ts).
   const node = built.getType("Node");
   if (node instanceof GraphQLInterfaceType) node.resolveType = nodeTypeOf;
