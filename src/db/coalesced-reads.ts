@@ -31,7 +31,7 @@ interface Group<V> {
 export interface CoalescedReadsOptions {
   /**
    * Reads on their way at once before the next ones wait and join: on MongoDB the driver's pool size (beyond it they
-   * would wait for a connection anyway), on the embedded FerretDB 2 (configured-database.ts).
+   * would wait for a connection anyway), on FerretDB 2 (FERRETDB_READS_AT_ONCE, database.ts).
    */
   maxInFlight: number;
   /** The most keys one command reads. */

@@ -19,14 +19,6 @@ export const EMBEDDED_FERRETDB_POOL_SIZE = 4;
  */
 export const EMBEDDED_FERRETDB_TRANSACTIONS_AT_ONCE = 1;
 
-/**
- * Reads by id of one process on their way to the embedded FerretDB at once; the next ones join into one command
- * (db/coalesced-reads.ts). FerretDB runs one Go processor, so a third command on its way would only wait inside it,
- * while joining it to the next command costs FerretDB a fraction of a command of its own (docs/performance.md).
- * MongoDB keeps the pool size: its reads run side by side.
- */
-export const EMBEDDED_FERRETDB_READS_AT_ONCE = 2;
-
 export interface ConfiguredDatabase<M = object> {
   db: Database<M>;
   /** For the start-up line, e.g. "embedded FerretDB 1.24 (SQLite in …)" or "MongoDB at MONGODB_URI". */
@@ -60,7 +52,6 @@ export async function openConfiguredDatabase<M extends object>(
         ? {
             maxPoolSize: EMBEDDED_FERRETDB_POOL_SIZE,
             transactionsAtOnce: EMBEDDED_FERRETDB_TRANSACTIONS_AT_ONCE,
-            readsAtOnce: EMBEDDED_FERRETDB_READS_AT_ONCE,
           }
         : {}),
     });

@@ -15,6 +15,16 @@ export const DEFAULT_DB_NAME = "project_service";
 /** The longest one database operation may take when the caller names no limit (DB_TIMEOUT_MS's default). */
 const DEFAULT_DB_TIMEOUT_MS = 5000;
 
+/**
+ * Reads by id of one process on their way to FerretDB at once; the next ones join into one command
+ * (db/coalesced-reads.ts). The project's FerretDB runs one Go processor, so a third command on its way would only wait
+ * inside it, while joining it to the next command costs FerretDB a fraction of a command of its own
+ * (docs/performance.md). It follows the server, not who started it: the service's embedded FerretDB, or the same
+ * program named by MONGODB_URI (another instance of the service on it, or a benchmark's). MongoDB keeps the pool
+ * size: its reads run side by side.
+ */
+export const FERRETDB_READS_AT_ONCE = 2;
+
 /** The collections of an app: its models on one connection, and what runs when a database opens. */
 export interface DatabaseSchema<M extends object> {
   models(connection: Connection): M;
@@ -67,7 +77,8 @@ export interface OpenDatabaseOptions {
   transactionsAtOnce?: number;
   /**
    * How many reads by id of this process go to the database at once before the next ones join into one command
-   * (db/coalesced-reads.ts); unset: the driver's pool size (maxPoolSize, its default 100, or the URI's).
+   * (db/coalesced-reads.ts); unset: FERRETDB_READS_AT_ONCE on FerretDB, else the driver's pool size (maxPoolSize, its
+   * default 100, or the URI's).
    */
   readsAtOnce?: number;
   /**
@@ -113,7 +124,7 @@ export async function connectDatabase<M extends object>(
     ...(options.runtimeAdapters ? { runtimeAdapters: options.runtimeAdapters } : {}),
   });
   await connection.asPromise();
-  await refuseUnfitServer(connection);
+  const server = await refuseUnfitServer(connection);
   const models = { ...schema.models(connection), Counter: createCounterModel(connection) };
   // Unique indexes are what make ids and names unique: create them now, and fail start-up if one cannot be built.
   const readOnly = new Set<unknown>(schema.readOnly ?? []);
@@ -133,7 +144,9 @@ export async function connectDatabase<M extends object>(
     ids,
     transactions: transactionsOf(connection, timeoutMs, options.transactionsAtOnce),
     reads: new CoalescedReads({
-      maxInFlight: options.readsAtOnce ?? connection.getClient().options.maxPoolSize,
+      maxInFlight:
+        options.readsAtOnce ??
+        (isFerretDb(server) ? FERRETDB_READS_AT_ONCE : connection.getClient().options.maxPoolSize),
       waitMs: timeoutMs,
     }),
     async ping(limitMs = 1000) {
@@ -167,7 +180,7 @@ export async function connectDatabase<M extends object>(
  *   lacks all three;
  * - on MongoDB, version 5.0 or later (unfitServerMessage).
  */
-async function refuseUnfitServer(connection: Connection): Promise<void> {
+async function refuseUnfitServer(connection: Connection): Promise<Record<string, unknown>> {
   const admin = connection.db!.admin();
   const [hello, info] = await Promise.all([admin.command({ hello: 1 }), admin.command({ buildInfo: 1 })]);
   const message = unfitServerMessage(hello, info);
@@ -175,6 +188,12 @@ async function refuseUnfitServer(connection: Connection): Promise<void> {
     await connection.close().catch(() => undefined);
     throw new Error(message);
   }
+  return info;
+}
+
+/** Whether the server's buildInfo is FerretDB's (a fit one is the project's build: unfitServerMessage). */
+function isFerretDb(info: Record<string, unknown>): boolean {
+  return "ferretdbVersion" in info;
 }
 
 /**

@@ -280,3 +280,30 @@ describe("projects by id, many at once, on the embedded database", () => {
     expect(commands).toHaveLength(callers.length * 2);
   });
 });
+
+describe("how many reads by id go at once, by the server reached", () => {
+  let db: Database;
+  beforeAll(async () => {
+    // As another instance of the service (or a benchmark) opens it: through its URI, with no limit of its own.
+    db = await openDatabase(testMongoUri(), { dbName: testDbName() });
+  });
+  afterAll(async () => {
+    await dropTestDatabase(db);
+  });
+
+  it("when two reads are on their way to FerretDB reached through MONGODB_URI, then the next one waits to join; on MongoDB it goes at once", async () => {
+    const info = await db.connection.db!.admin().command({ buildInfo: 1 });
+    const onFerretDb = "ferretdbVersion" in info;
+    const { sent, readMany } = handAnswered();
+
+    const reads = ["a", "b", "c"].map((key) => db.reads.read("the test's read", key, readMany));
+
+    expect({ onFerretDb, ...db.reads.load, sent: sent.length }).toEqual(
+      onFerretDb ? { onFerretDb, inFlight: 2, waiting: 1, sent: 2 } : { onFerretDb, inFlight: 3, waiting: 0, sent: 3 },
+    );
+    for (const command of sent.slice(0, 2)) command.answer({ [command.keys[0]]: command.keys[0].toUpperCase() });
+    while (sent.length < 3) await new Promise((resolve) => setTimeout(resolve, 5));
+    sent[2].answer({ c: "C" });
+    expect(await Promise.all(reads)).toEqual(["A", "B", "C"]);
+  });
+});
