@@ -12,9 +12,9 @@ import { isInterfaceType, isObjectType, type GraphQLFieldResolver, type GraphQLS
 import { getMetadataStorage } from "type-graphql";
 import type { ResolverClass } from "./auth-checker";
 
-type Pick = (root: unknown, context: unknown, info: unknown) => unknown;
+type ParamPick = (root: unknown, context: unknown, info: unknown) => unknown;
 
-const PICKS: Record<string, Pick | undefined> = {
+const PICKS: Record<string, ParamPick | undefined> = {
   root: (root) => root,
   context: (_root, context) => context,
   info: (_root, _context, info) => info,
@@ -44,8 +44,8 @@ export function callFieldResolversAsWritten(schema: GraphQLSchema, resolvers: re
 }
 
 /** Each parameter's value in order, or undefined when one needs type-graphql (arguments, a typed or named root…). */
-function directPicks(params: readonly { kind: string; index: number }[]): Pick[] | undefined {
-  const picks: Pick[] = [];
+function directPicks(params: readonly { kind: string; index: number }[]): ParamPick[] | undefined {
+  const picks: ParamPick[] = [];
   for (const param of [...params].sort((a, b) => a.index - b.index)) {
     const { propertyName, getType } = param as { propertyName?: string; getType?: () => unknown };
     const pick = PICKS[param.kind];
@@ -60,7 +60,7 @@ function directPicks(params: readonly { kind: string; index: number }[]): Pick[]
 function directResolver(
   instance: object,
   method: (...args: unknown[]) => unknown,
-  picks: readonly Pick[],
+  picks: readonly ParamPick[],
 ): GraphQLFieldResolver<unknown, unknown> {
   if (picks.length === 1) return (root, _args, context, info) => method.call(instance, picks[0](root, context, info));
   if (picks.length === 2) {
