@@ -204,7 +204,7 @@ function isFerretDb(info: Record<string, unknown>): boolean {
 export function unfitServerMessage(hello: Record<string, unknown>, info: Record<string, unknown>): string | undefined {
   const replicated = typeof hello.setName === "string" || hello.msg === "isdbgrid";
   let message: string | undefined;
-  if ("ferretdbVersion" in info) {
+  if (isFerretDb(info)) {
     const lacks = [
       ...(replicated ? [] : ["a replica set (multi-document transactions)"]),
       ...(info.embeddedAtomicWrites === true ? [] : ["atomic conditional updates, $inc and findAndModify"]),

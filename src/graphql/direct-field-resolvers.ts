@@ -8,7 +8,7 @@
 // @Authorized and no middleware, is therefore set on the built schema as it is written: the same method, on an
 // instance of its class, given the same arguments in the same order. type-graphql would run no check around it
 // either (no roles, no middleware), so nothing is skipped; any other field resolver keeps type-graphql's wrapper.
-import { isInterfaceType, isObjectType, type GraphQLFieldResolver, type GraphQLSchema } from "graphql";
+import { isObjectType, type GraphQLFieldResolver, type GraphQLSchema } from "graphql";
 import { getMetadataStorage } from "type-graphql";
 import type { ResolverClass } from "./auth-checker";
 
@@ -30,7 +30,7 @@ export function callFieldResolversAsWritten(schema: GraphQLSchema, resolvers: re
     const objectClass = def.getObjectType?.();
     const typeName = storage.objectTypes.find((t) => t.target === objectClass)?.name;
     const type = typeName ? schema.getType(typeName) : undefined;
-    const field = type && (isObjectType(type) || isInterfaceType(type)) ? type.getFields()[def.schemaName] : undefined;
+    const field = isObjectType(type) ? type.getFields()[def.schemaName] : undefined;
     const target = def.target as new () => Record<string, unknown>;
     const picks = directPicks(def.params ?? []);
     if (!field || !picks || target.length !== 0) continue;

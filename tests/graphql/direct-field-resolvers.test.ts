@@ -2,7 +2,7 @@
 // context and the info answer as type-graphql's wrapper would; every other one (a role to check, an argument to
 // convert, a root to turn into its class) keeps the wrapper and what it does.
 import "reflect-metadata";
-import { graphql, type GraphQLSchema } from "graphql";
+import { graphql, type GraphQLResolveInfo, type GraphQLSchema } from "graphql";
 import {
   Arg,
   Authorized,
@@ -17,7 +17,6 @@ import {
   Root,
   buildSchemaSync,
 } from "type-graphql";
-import type { GraphQLResolveInfo } from "graphql";
 import { callFieldResolversAsWritten } from "../../src/graphql/direct-field-resolvers";
 
 @ObjectType()

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"strings"
 	"sync"
-	"unsafe"
 
 	"github.com/FerretDB/FerretDB/internal/backends"
 	"github.com/FerretDB/FerretDB/internal/backends/sqlite/metadata"
@@ -122,12 +121,6 @@ type checkedIterator struct {
 	m     sync.Mutex
 	// pending: first is still to be handed out.
 	pending bool
-}
-
-// stored returns the bytes of a document's JSON text as the driver returns TEXT (a string of its own): read in place,
-// not copied. The readers (sjson) do not keep them.
-func stored(text string) []byte {
-	return unsafe.Slice(unsafe.StringData(text), len(text))
 }
 
 // next returns the next document's JSON text.

@@ -10,7 +10,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"unsafe"
 
 	"github.com/FerretDB/FerretDB/internal/backends"
 	"github.com/FerretDB/FerretDB/internal/backends/sqlite/metadata"
@@ -175,7 +174,7 @@ func (r *mergeRead) advance(names []string) error {
 	}
 
 	// Kept past the read's next step: a copy.
-	r.data = append(r.data[:0], unsafe.Slice(unsafe.StringData(text), len(text))...)
+	r.data = append(r.data[:0], stored(text)...)
 
 	var err error
 	if r.key, err = sjson.FieldValues(r.key[:0], r.data, names); err != nil {

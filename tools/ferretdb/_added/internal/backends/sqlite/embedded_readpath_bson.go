@@ -65,11 +65,18 @@ func (iter *queryIterator) AppendNextBSON(dst []byte, keep func(name string) boo
 		return dst, lazyerrors.Error(err)
 	}
 
-	if dst, err = appendStoredBSON(dst, unsafe.Slice(unsafe.StringData(text), len(text)), keep); err != nil {
+	if dst, err = appendStoredBSON(dst, stored(text), keep); err != nil {
 		iter.close()
 	}
 
 	return dst, err
+}
+
+// stored returns the bytes of a document's JSON text as the driver returns TEXT (a string of its own): read in place,
+// not copied. The readers (sjson) do not keep them. The iterators that read stored documents (this file's, a merge's,
+// a checked read's) all take them through it.
+func stored(text string) []byte {
+	return unsafe.Slice(unsafe.StringData(text), len(text))
 }
 
 // appendStoredBSON appends the BSON of a stored document's JSON text (the top-level fields keep keeps, when not nil)
