@@ -225,6 +225,11 @@ export interface FerretDbOptions {
    * their BSON differs (for tests).
    */
   readpath?: "on" | "off" | "check";
+  /**
+   * false: a join reads its looked-up documents at every command, none kept between commands (default true; part of
+   * readpath.patch's concern: _added/internal/handler/embedded_readpath_cache.go).
+   */
+  joinCache?: boolean;
   /** false: a standalone server, no sessions, transactions or retryable writes (default true; replset.patch). */
   replset?: boolean;
   /**
@@ -244,7 +249,15 @@ export interface FerretDbOptions {
  * `npm run db:conformance -- --stock`). A new switch belongs here too.
  */
 export function stockFerretDbOptions(): FerretDbOptions {
-  return { pushdown: false, atomic: false, lookup: false, readpath: "off", replset: false, crud: false };
+  return {
+    pushdown: false,
+    atomic: false,
+    lookup: false,
+    readpath: "off",
+    joinCache: false,
+    replset: false,
+    crud: false,
+  };
 }
 
 /** The longest socket path every Unix takes (sun_path: 108 bytes on Linux, 104 on macOS), less a margin. */
@@ -294,6 +307,7 @@ export async function startFerretDb(
   delete env.FERRETDB_EMBEDDED_ATOMIC;
   delete env.FERRETDB_EMBEDDED_SQL_LOG;
   delete env.FERRETDB_EMBEDDED_READPATH;
+  delete env.FERRETDB_EMBEDDED_JOIN_CACHE;
   delete env.FERRETDB_EMBEDDED_LOOKUP;
   delete env.FERRETDB_EMBEDDED_REPLSET;
   delete env.FERRETDB_EMBEDDED_TEST_COMMANDS;
@@ -302,6 +316,7 @@ export async function startFerretDb(
   if (options.lookup === false) env.FERRETDB_EMBEDDED_LOOKUP = "off";
   if (options.atomic === false) env.FERRETDB_EMBEDDED_ATOMIC = "off";
   if (options.readpath && options.readpath !== "on") env.FERRETDB_EMBEDDED_READPATH = options.readpath;
+  if (options.joinCache === false) env.FERRETDB_EMBEDDED_JOIN_CACHE = "off";
   if (options.replset === false) env.FERRETDB_EMBEDDED_REPLSET = "off";
   if (options.crud === false) env.FERRETDB_EMBEDDED_CRUD = "off";
   if (options.testCommands) env.FERRETDB_EMBEDDED_TEST_COMMANDS = "on";

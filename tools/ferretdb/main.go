@@ -19,6 +19,7 @@
 //	concern    switch (read once, in _added/internal/util/embedded/switches.go)        buildInfo marker
 //	pushdown   FERRETDB_EMBEDDED_PUSHDOWN=off: nothing pushed down to SQLite          -
 //	readpath   FERRETDB_EMBEDDED_READPATH=off|check: FerretDB's own reading            -
+//	           FERRETDB_EMBEDDED_JOIN_CACHE=off: no looked-up documents kept            -
 //	atomic     FERRETDB_EMBEDDED_ATOMIC=off: FerretDB's read-then-write writes         embeddedAtomicWrites: true
 //	lookup     FERRETDB_EMBEDDED_LOOKUP=off: no $lookup stage                          embeddedLookup: true
 //	crud       FERRETDB_EMBEDDED_CRUD=off: FerretDB's own CRUD answers                 embeddedCrud: true
@@ -27,10 +28,10 @@
 //
 // pushdown: filters, sorts, skips, limits and counts reach SQLite and its indexes. readpath: results the pushdown
 // proved exact go from SQLite's JSON straight to BSON, statements are prepared once, command tags parsed once, NaNs
-// checked in requests only, each command converted once. atomic: updates, findAndModify and deletes are atomic per
-// document, as on MongoDB. lookup: aggregate has the $lookup stage in its equality form, with a pipeline after the
-// match. replset: hello answers as the primary of a replica set of one; sessions, multi-document transactions and
-// retryable writes are served as MongoDB serves them.
+// checked in requests only, each command converted once, a join's looked-up documents kept as BSON until a write.
+// atomic: updates, findAndModify and deletes are atomic per document, as on MongoDB. lookup: aggregate has the
+// $lookup stage in its equality form, with a pipeline after the match. replset: hello answers as the primary of a
+// replica set of one; sessions, multi-document transactions and retryable writes are served as MongoDB serves them.
 // failpoint: MongoDB's failCommand fail point, for tests (hooks only: no change of FerretDB's files). crud: the CRUD
 // commands take the options and inputs MongoDB's CRUD specification tests use (docs/database.md lists them), and
 // refuse the rest with NotImplemented; the server claims MongoDB 8.0 (buildInfo 8.0.0, hello's maxWireVersion 25,

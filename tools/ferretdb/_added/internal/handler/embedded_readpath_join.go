@@ -135,6 +135,15 @@ func embeddedJoinReply(ctx context.Context, db backends.Database, c backends.Col
 		return nil, nil //nolint:nilerr // FerretDB's own path reports it
 	}
 
+	// The matches kept since the last write (embedded_readpath_cache.go), taken before `from` is read.
+	fromList, err := db.ListCollections(ctx, &backends.ListCollectionsParams{Name: j.lookup.from})
+	if err != nil {
+		return nil, nil //nolint:nilerr // FerretDB's own path reports it
+	}
+
+	capped := len(fromList.Collections) > 0 && fromList.Collections[0].Capped()
+	cache := embeddedJoinCacheFor(ctx, strings.SplitN(ns, ".", 2)[0], j.lookup, capped)
+
 	firstBatch := wirebson.MakeArray(len(docs))
 
 	locals := make([]any, len(docs))
@@ -164,14 +173,36 @@ func embeddedJoinReply(ctx context.Context, db backends.Database, c backends.Col
 		}
 	}
 
-	// The matches of the page's local values read at once (a page's projects and their teachers), when they can be.
-	batched, err := embeddedJoinBatch(ctx, j.lookup, from, locals, j.matchKeep)
+	// The matches of each local value already looked up (or kept), for the values that have a key.
+	looked := make(map[embeddedJoinKey][]wirebson.RawDocument)
+
+	pending := locals
+
+	if cache != nil {
+		pending = make([]any, 0, len(locals))
+
+		for _, v := range locals {
+			if key, keyed := embeddedJoinKeyOf(v); keyed {
+				if matches, kept := cache.get(key); kept {
+					looked[key] = matches
+					continue
+				}
+			}
+
+			pending = append(pending, v)
+		}
+	}
+
+	// The matches of the page's other local values read at once (a page's projects and their teachers), when they
+	// can be.
+	batched, err := embeddedJoinBatch(ctx, j.lookup, from, pending, j.matchKeep)
 	if err != nil {
 		return nil, err
 	}
 
-	// The matches of each other local value already looked up, for the values that have a key.
-	looked := make(map[embeddedJoinKey][]wirebson.RawDocument)
+	for key, matches := range batched {
+		cache.put(key, matches)
+	}
 
 	for i, raw := range docs {
 		value := locals[i]
@@ -193,6 +224,7 @@ func embeddedJoinReply(ctx context.Context, db backends.Database, c backends.Col
 
 			if keyed {
 				looked[key] = matches
+				cache.put(key, matches)
 			}
 		}
 

@@ -21,6 +21,10 @@ var (
 	// FerretDB's own encoding; a difference fails the request. For the tests.
 	ReadpathCheck = os.Getenv("FERRETDB_EMBEDDED_READPATH") == "check"
 
+	// JoinCacheOff (FERRETDB_EMBEDDED_JOIN_CACHE=off): a join reads its looked-up documents at every command; none
+	// are kept between commands (handler/embedded_readpath_cache.go, part of readpath.patch's concern).
+	JoinCacheOff = os.Getenv("FERRETDB_EMBEDDED_JOIN_CACHE") == "off"
+
 	// AtomicOff (FERRETDB_EMBEDDED_ATOMIC=off): FerretDB's own read-then-write updates, findAndModify and deletes,
 	// and no embeddedAtomicWrites in buildInfo (atomic.patch).
 	AtomicOff = os.Getenv("FERRETDB_EMBEDDED_ATOMIC") == "off"
