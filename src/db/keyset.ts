@@ -40,7 +40,7 @@ export async function readKeysetPage<Doc>(
   filter: Conditions,
   key: string,
   window: KeysetWindow,
-  projection?: Record<string, 1>,
+  projection?: Record<string, 0 | 1>,
   join?: LookupStage,
 ): Promise<KeysetRead<Doc & Record<string, unknown>>> {
   const docs = await readPage(model, {

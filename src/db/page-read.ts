@@ -23,8 +23,8 @@ export interface PageReadRequest {
   /** Documents skipped, in the sort's order (none when undefined). */
   skip?: number;
   limit: number;
-  /** Only these fields (and `_id`) are read. */
-  projection?: Record<string, 1>;
+  /** Only these fields are read (and `_id`, unless the projection says `_id: 0`). */
+  projection?: Record<string, 0 | 1>;
   /** Another collection's documents put into each document's field `join.$lookup.as`. */
   join?: LookupStage;
 }
