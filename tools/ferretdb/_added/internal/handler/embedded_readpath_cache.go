@@ -28,7 +28,8 @@ import (
 //   - every command that is not one of the reads below is a write: while one runs, nothing is kept or served, and
 //     when one starts and when it ends everything kept is dropped (the generation moves on: a read that began before
 //     keeps nothing). An aggregation is a read unless its command holds "$out" or "$merge" (a stage that writes; a
-//     field of that name elsewhere only makes it count as a write). A transaction's commit is a command too;
+//     field of that name elsewhere only makes it count as a write), and so is an explain. A transaction's commit is
+//     a command too;
 //   - a read inside a transaction neither uses nor keeps anything (it may see its own writes, which others do not);
 //   - a `from` that is capped is not kept (FerretDB's own cleanup deletes from it between commands);
 //   - at most embeddedJoinCacheMaxBytes of documents are kept: beyond it, everything is dropped and kept anew.
@@ -41,7 +42,8 @@ var embeddedJoinCacheOff = embedded.JoinCacheOff
 // embeddedJoinCacheMaxBytes is the most bytes of documents kept (a teacher as the service reads it is about 50).
 const embeddedJoinCacheMaxBytes = 16 << 20
 
-// embeddedJoinCacheReads are the commands that change nothing stored (aggregate: unless it holds $out or $merge).
+// embeddedJoinCacheReads are the commands that change nothing stored (aggregate and explain: unless they hold $out
+// or $merge).
 var embeddedJoinCacheReads = map[string]bool{
 	"aggregate": true, "buildInfo": true, "buildinfo": true, "collStats": true, "connectionStatus": true,
 	"count": true, "dataSize": true, "dbStats": true, "distinct": true, "endSessions": true, "explain": true,
@@ -79,7 +81,7 @@ func embeddedJoinCacheIsRead(call *embeddedCall) bool {
 		return false
 	}
 
-	if call.command != "aggregate" {
+	if call.command != "aggregate" && call.command != "explain" {
 		return true
 	}
 
