@@ -11,6 +11,7 @@ import (
 	"github.com/FerretDB/wire"
 	"github.com/FerretDB/wire/wirebson"
 
+	"github.com/FerretDB/FerretDB/internal/backends"
 	"github.com/FerretDB/FerretDB/internal/bson"
 	"github.com/FerretDB/FerretDB/internal/util/embedded"
 )
@@ -147,8 +148,14 @@ type embeddedJoinCacheView struct {
 
 // embeddedJoinCacheFor returns the cache as a join of `from` (in database dbName) may use it, taken before the join
 // reads `from`; nil when it may not (switched off, in a transaction, a capped `from`).
-func embeddedJoinCacheFor(ctx context.Context, dbName string, l *embeddedLookup, capped bool) *embeddedJoinCacheView {
-	if embeddedJoinCacheOff || capped || l.localField == nil || ctx.Value(embeddedTxnKey{}) != nil {
+func embeddedJoinCacheFor(ctx context.Context, dbName string, l *embeddedLookup) *embeddedJoinCacheView {
+	if embeddedJoinCacheOff || l.localField == nil || ctx.Value(embeddedTxnKey{}) != nil {
+		return nil
+	}
+
+	// FerretDB's own cleanup deletes from a capped collection between commands: not kept.
+	list, err := l.db.ListCollections(ctx, &backends.ListCollectionsParams{Name: l.from})
+	if err != nil || (len(list.Collections) > 0 && list.Collections[0].Capped()) {
 		return nil
 	}
 

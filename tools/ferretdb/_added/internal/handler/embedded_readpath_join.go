@@ -136,13 +136,7 @@ func embeddedJoinReply(ctx context.Context, db backends.Database, c backends.Col
 	}
 
 	// The matches kept since the last write (embedded_readpath_cache.go), taken before `from` is read.
-	fromList, err := db.ListCollections(ctx, &backends.ListCollectionsParams{Name: j.lookup.from})
-	if err != nil {
-		return nil, nil //nolint:nilerr // FerretDB's own path reports it
-	}
-
-	capped := len(fromList.Collections) > 0 && fromList.Collections[0].Capped()
-	cache := embeddedJoinCacheFor(ctx, strings.SplitN(ns, ".", 2)[0], j.lookup, capped)
+	cache := embeddedJoinCacheFor(ctx, strings.SplitN(ns, ".", 2)[0], j.lookup)
 
 	firstBatch := wirebson.MakeArray(len(docs))
 
