@@ -109,7 +109,34 @@ describe("the embedded FerretDB as a replica set of one", () => {
     expect(await ids()).toEqual(["seed"]);
   });
 
-  it("when two transactions write, then the second gets WriteConflict (TransientTransactionError) once the first stays idle, and cannot commit", async () => {
+  it("when a transaction of another client waits for one that stays idle for over a second, then it waits its turn and commits after it", async () => {
+    const first = client.startSession();
+    const second = other.startSession();
+    try {
+      first.startTransaction();
+      second.startTransaction();
+      await coll.insertOne({ _id: 1 }, { session: first });
+      let waited = false;
+      const waiting = otherView()
+        .insertOne({ _id: 2 }, { session: second })
+        .then(() => (waited = true));
+
+      // The first stays idle longer than the second used to wait (a fixed second) before it failed.
+      await sleep(1500);
+      expect(waited).toBe(false);
+      await first.commitTransaction();
+      await waiting;
+      await second.commitTransaction();
+    } finally {
+      await first.endSession();
+      await second.endSession();
+    }
+    expect(await ids()).toEqual([1, 2, "seed"]);
+  });
+
+  it("when maxTransactionLockRequestTimeoutMillis is set and the gate stays taken past it, then the waiting transaction gets WriteConflict (TransientTransactionError) and cannot commit", async () => {
+    const admin = client.db("admin");
+    const was = await admin.command({ setParameter: 1, maxTransactionLockRequestTimeoutMillis: 300 });
     const first = client.startSession();
     const second = client.startSession();
     try {
@@ -125,10 +152,33 @@ describe("the embedded FerretDB as a replica set of one", () => {
       await first.commitTransaction();
       await expect(second.commitTransaction()).rejects.toMatchObject({ codeName: "NoSuchTransaction" });
     } finally {
+      await admin.command({ setParameter: 1, maxTransactionLockRequestTimeoutMillis: was.was });
       await first.endSession();
       await second.endSession();
     }
+    expect(was.was).toBe(-1);
     expect(await ids()).toEqual([1, "seed"]);
+  });
+
+  it("when a waiting transaction's command carries maxTimeMS, then it waits at most that long, then WriteConflict", async () => {
+    const first = client.startSession();
+    const second = client.startSession();
+    try {
+      first.startTransaction();
+      second.startTransaction();
+      await coll.insertOne({ _id: 1 }, { session: first });
+
+      const refused = await coll
+        .updateOne({ _id: "seed" }, { $set: { n: 1 } }, { session: second, maxTimeMS: 300 })
+        .catch((err: unknown) => err);
+
+      expect(refused).toMatchObject({ codeName: "WriteConflict", code: 112 });
+      await first.commitTransaction();
+    } finally {
+      await first.endSession();
+      await second.endSession();
+    }
+    expect(await coll.findOne({ _id: "seed" })).toEqual({ _id: "seed" });
   });
 
   it("when 40 withTransaction callbacks increment one document and log each step, then all commit: 40 increments, 40 distinct log entries", async () => {

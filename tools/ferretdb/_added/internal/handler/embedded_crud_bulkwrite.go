@@ -274,7 +274,7 @@ func embeddedCrudBulkWriteRun(ctx context.Context, sub *embeddedCall, db string)
 
 	if txn, _ := ctx.Value(embeddedTxnKey{}).(*embeddedTxn); txn != nil {
 		if txn.inProgress() {
-			if err := txn.takeGate(ctx, db); err != nil {
+			if err := txn.takeGate(ctx, db, 0); err != nil { // the transaction's own time limit
 				txn.abort("it waited too long to write")
 				return nil, nil, err
 			}

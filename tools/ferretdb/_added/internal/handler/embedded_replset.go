@@ -11,10 +11,10 @@
 // abortTransaction, after transactionLifetimeLimitSeconds (60 s by default), when the connection that last used it
 // closes, or when the program dies (SQLite never commits what was not committed). SQLite has one writer per file,
 // so a transaction takes its database's write gate (embedded_replset_gate.go) at its first write and holds it to its
-// end: writers are serialised. A transaction waits for the gate while the one holding it keeps working; when that one
-// stays idle longer than maxTransactionLockRequestTimeoutMillis (1 s here; MongoDB's default is 5 ms), the waiter
-// gets WriteConflict (112, TransientTransactionError) and is aborted, as is one that read a snapshot another writer
-// has since written past. That is stricter than MongoDB's snapshot isolation, which lets two transactions write
+// end: writers are serialised. A transaction waits for the gate in arrival order until its time limit (its lifetime,
+// its command's maxTimeMS, or maxTransactionLockRequestTimeoutMillis when set; -1 by default here); past it, the
+// waiter gets WriteConflict (112, TransientTransactionError) and is aborted, as is one that read a snapshot another
+// writer has since written past. That is stricter than MongoDB's snapshot isolation, which lets two transactions write
 // different documents side by side; docs/database.md says what it means for clients.
 // Statements outside transactions that write take the same gate, shared, so they wait for a transaction's commit
 // instead of failing in SQLite.

@@ -5,8 +5,6 @@ package handler
 import (
 	"context"
 	"errors"
-	"sync"
-	"sync/atomic"
 	"time"
 )
 
@@ -29,70 +27,27 @@ func embeddedGateShared(ctx context.Context, db string) (func(), error) {
 	return h.release, nil
 }
 
-// embeddedGateHolders are the transactions holding a database's gate alone, by database.
-var embeddedGateHolders sync.Map
-
-// embeddedGateExclusive takes db's gate for transaction txn. It waits while the transaction holding it works (a
-// command of it running, or one ended less than idle ago), and at most until deadline: a holder idle for longer may
-// wait for something the waiting client does (a client that runs two transactions one step at a time, or whose
-// connections all wait here), so the wait ends there with MongoDB's WriteConflict, after which a driver's
-// withTransaction tries the whole transaction again. Transactions that keep working wait their turn instead (the
-// gate is FIFO).
-func embeddedGateExclusive(ctx context.Context, db string, txn *embeddedTxn, idle time.Duration, deadline time.Time) (func(), error) { //nolint:lll // for readability
-	h, err := embeddedGateWait(ctx, db, embeddedWholeWeight, idle, deadline)
-	if err != nil {
-		return nil, err
-	}
-
-	embeddedGateHolders.Store(db, txn)
-
-	return func() {
-		embeddedGateHolders.CompareAndDelete(db, txn)
-		h.release()
-	}, nil
-}
-
-// embeddedGateWait waits for weight of db's gate: at most until deadline, and no longer than the transaction
-// holding the gate stays idle for idle; then WriteConflict.
-func embeddedGateWait(ctx context.Context, db string, weight int64, idle time.Duration, deadline time.Time) (*embeddedHeld, error) { //nolint:lll // for readability
-	if h := embeddedTryAcquire(embeddedLockKey{db: db, gate: true}, weight); h != nil {
-		return h, nil // free: no wait to watch
+// embeddedGateExclusive takes db's gate for a transaction. Transactions wait their turn in arrival order (the gate
+// is FIFO) for as long as they may: until deadline (the transaction's time limit, its command's maxTimeMS, or
+// maxTransactionLockRequestTimeoutMillis when that is set), or until the client's connection closes. At the deadline
+// the wait ends with MongoDB's WriteConflict (TransientTransactionError), after which a driver's withTransaction
+// tries the whole transaction again.
+func embeddedGateExclusive(ctx context.Context, db string, deadline time.Time) (func(), error) {
+	if h := embeddedTryAcquire(embeddedLockKey{db: db, gate: true}, embeddedWholeWeight); h != nil {
+		return h.release, nil // free: no wait to bound
 	}
 
 	waitCtx, cancel := context.WithDeadline(ctx, deadline)
 	defer cancel()
 
-	var stuck atomic.Bool
-
-	watching := make(chan struct{})
-	defer close(watching)
-
-	go func() {
-		tick := time.NewTicker(idle / 10)
-		defer tick.Stop()
-
-		for {
-			select {
-			case <-watching:
-				return
-			case <-tick.C:
-				if h, ok := embeddedGateHolders.Load(db); ok && h.(*embeddedTxn).idleFor() > idle {
-					stuck.Store(true)
-					cancel()
-
-					return
-				}
-			}
-		}
-	}()
-
-	h, err := embeddedAcquire(waitCtx, embeddedLockKey{db: db, gate: true}, weight)
+	h, err := embeddedAcquire(waitCtx, embeddedLockKey{db: db, gate: true}, embeddedWholeWeight)
 	if err != nil {
-		if ctx.Err() == nil && (stuck.Load() || errors.Is(err, context.DeadlineExceeded)) {
+		if ctx.Err() == nil && errors.Is(err, context.DeadlineExceeded) {
 			return nil, embeddedErrorf(
 				embeddedCodeWriteConflict,
 				"Write conflict: another transaction writes in database %q (the embedded database writes one "+
-					"transaction at a time). Please retry your operation or multi-document transaction.",
+					"transaction at a time) and this one waited for it until its time limit. Please retry your "+
+					"operation or multi-document transaction.",
 				db,
 			)
 		}
@@ -100,5 +55,5 @@ func embeddedGateWait(ctx context.Context, db string, weight int64, idle time.Du
 		return nil, err
 	}
 
-	return h, nil
+	return h.release, nil
 }

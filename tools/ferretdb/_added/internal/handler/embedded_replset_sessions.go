@@ -24,10 +24,11 @@ var (
 	// (transactionLifetimeLimitSeconds, 60 s by default as on MongoDB).
 	embeddedTxnLifetime atomic.Int64
 
-	// embeddedTxnLockWait: how long the transaction holding a database's write gate may stay idle (no command of it
-	// running) while another waits for the gate, before that one gets WriteConflict (maxTransactionLockRequestTimeoutMillis;
-	// MongoDB's default is 5 ms, for a lock it holds for microseconds; here a transaction holds the gate from its
-	// first write to its commit, and its client's round trips come in between: 1 s).
+	// embeddedTxnLockWait: the longest a transaction waits for a database's write gate before it gets WriteConflict
+	// (maxTransactionLockRequestTimeoutMillis, in nanoseconds). Negative, the default here: no bound of its own, the
+	// transaction waits its turn until its time limit or its command's maxTimeMS (MongoDB's -1). MongoDB's default is
+	// 5 ms, for document locks held for microseconds; here a transaction holds the gate from its first write to its
+	// commit, its client's round trips in between, so a fixed short bound would fail transactions that only queue.
 	embeddedTxnLockWait atomic.Int64
 )
 
@@ -41,7 +42,7 @@ const embeddedOrphanGrace = 2 * time.Second
 
 func init() {
 	embeddedTxnLifetime.Store(int64(60 * time.Second))
-	embeddedTxnLockWait.Store(int64(time.Second))
+	embeddedTxnLockWait.Store(-int64(time.Millisecond))
 }
 
 type embeddedTxnState int
@@ -80,10 +81,6 @@ type embeddedTxn struct {
 
 	// run: one command of the transaction at a time; the transaction ends under it.
 	run sync.Mutex
-
-	// busy: a command of it is running; lastEnd: when the last one ended (UnixNano). What a waiter for its gate reads.
-	busy    atomic.Bool
-	lastEnd atomic.Int64
 
 	// ran: commands of it that ran (a fail point's error is not one); orphaned: when the connection of its last
 	// command closed (UnixNano; 0 while it has one).
@@ -236,15 +233,6 @@ func (t *embeddedSessionTable) end(s *embeddedSession) {
 	t.mu.Unlock()
 }
 
-// idleFor is how long no command of the transaction has run (0 while one runs).
-func (txn *embeddedTxn) idleFor() time.Duration {
-	if txn.busy.Load() {
-		return 0
-	}
-
-	return time.Since(time.Unix(0, txn.lastEnd.Load()))
-}
-
 func (txn *embeddedTxn) inProgress() bool {
 	return embeddedTxnState(txn.state.Load()) == embeddedTxnInProgress
 }
@@ -299,7 +287,6 @@ func (s *embeddedSession) transaction(h *Handler, number int64, start bool) (*em
 		cancel:  cancel,
 		gates:   map[string]func(){},
 	}
-	s.txn.lastEnd.Store(time.Now().UnixNano())
 
 	return s.txn, nil
 }
@@ -393,12 +380,6 @@ func embeddedInTransaction(ctx context.Context, call *embeddedCall, next embedde
 	txn.run.Lock()
 	defer txn.run.Unlock()
 
-	txn.busy.Store(true)
-	defer func() {
-		txn.lastEnd.Store(time.Now().UnixNano())
-		txn.busy.Store(false)
-	}()
-
 	txn.conn.Store(&call.conn)
 	txn.orphaned.Store(0)
 
@@ -443,7 +424,7 @@ func embeddedInTransaction(ctx context.Context, call *embeddedCall, next embedde
 	}
 
 	if embeddedIsWrite(call.command) && txn.inProgress() {
-		if err = txn.takeGate(ctx, embeddedCommandDB(call, doc)); err != nil {
+		if err = txn.takeGate(ctx, embeddedCommandDB(call, doc), embeddedMaxTime(doc)); err != nil {
 			txn.abort("it waited too long to write")
 			return embeddedErrorReply(err, []string{embeddedLabelTransient})
 		}
@@ -515,16 +496,42 @@ func embeddedAllowedInTransaction(command string) bool {
 	}
 }
 
-// takeGate takes the write gate of database db for the transaction, unless it holds it (embeddedGateExclusive): at
-// most until the transaction's time limit.
-func (txn *embeddedTxn) takeGate(ctx context.Context, db string) error {
+// embeddedMaxTime is a command's maxTimeMS (0: none).
+func embeddedMaxTime(doc *wirebson.Document) time.Duration {
+	var ms int64
+
+	switch v := doc.Get("maxTimeMS").(type) {
+	case int32:
+		ms = int64(v)
+	case int64:
+		ms = v
+	case float64:
+		ms = int64(v)
+	}
+
+	return time.Duration(max(ms, 0)) * time.Millisecond
+}
+
+// takeGate takes the write gate of database db for the transaction, unless it holds it (embeddedGateExclusive): it
+// waits its turn at most until the transaction's time limit, the command's maxTime (when not 0), and
+// maxTransactionLockRequestTimeoutMillis (when set), whichever comes first.
+func (txn *embeddedTxn) takeGate(ctx context.Context, db string, maxTime time.Duration) error {
 	if _, held := txn.gates[db]; held {
 		return nil
 	}
 
+	now := time.Now()
 	deadline := txn.started.Add(time.Duration(embeddedTxnLifetime.Load()))
 
-	release, err := embeddedGateExclusive(ctx, db, txn, time.Duration(embeddedTxnLockWait.Load()), deadline)
+	if maxTime > 0 && now.Add(maxTime).Before(deadline) {
+		deadline = now.Add(maxTime)
+	}
+
+	if wait := time.Duration(embeddedTxnLockWait.Load()); wait >= 0 && now.Add(wait).Before(deadline) {
+		deadline = now.Add(wait)
+	}
+
+	release, err := embeddedGateExclusive(ctx, db, deadline)
 	if err != nil {
 		return err
 	}
