@@ -25,6 +25,8 @@ export async function startServiceProcess(
   port: number,
   dataDir: string,
   readyWithinMs = 300_000,
+  /** More of the environment, e.g. MONGODB_URI naming another instance's FerretDB. */
+  env: Record<string, string> = {},
 ): Promise<{ url: string; process: ChildProcess }> {
   const child = spawn(process.execPath, [...startNodeArgs(root), path.join(root, "dist", "src", "index.js")], {
     cwd: root,
@@ -36,6 +38,7 @@ export async function startServiceProcess(
       RATE_LIMIT_PER_MINUTE: "0",
       LOG_LEVEL: "warn",
       MONGODB_URI: "",
+      ...env,
     },
     stdio: ["ignore", "inherit", "inherit"],
   });

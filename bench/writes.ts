@@ -5,6 +5,13 @@
 // updateProjectStatus and assignTeacher (REST, random seeded projects, no expected_revision), and a project by id
 // (GraphQL) while 4 more connections change statuses. Prints requests/s, p99 and the share of answers that were not
 // successes, per service and scenario (the median over rounds), and the load average. No pass/fail.
+//
+// npm run bench:writes -- --instances N: several instances of this tree on one database, as several instances share
+// one in production. Starts one service on its embedded FerretDB and N - 1 more on that FerretDB (MONGODB_URI naming
+// its socket), seeds it, then in BENCH_ROUNDS rounds runs each change scenario for BENCH_SECONDS through the first
+// instance alone, then through all N at once (16 connections each), and prints the changes a second of each, their
+// ratio, p99 and the share of answers that were not successes (every change should succeed). BENCH_BEFORE_DIR is
+// not needed there.
 import type { ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
@@ -15,7 +22,7 @@ import { startServiceProcess } from "./service-process";
 
 const ENV = parseEnv(
   z.object({
-    BENCH_BEFORE_DIR: z.string().min(1, { error: "BENCH_BEFORE_DIR must name a built tree" }),
+    BENCH_BEFORE_DIR: z.string().optional(),
     BENCH_SECONDS: wholeNumber(8, 1, 600),
     BENCH_ROUNDS: wholeNumber(3, 1, 100),
   }),
@@ -112,10 +119,20 @@ interface Measure {
   failed: number;
 }
 
-async function measure(service: Service, scenario: (typeof SCENARIOS)[string]): Promise<Measure> {
+async function measure(service: Service | Service[], scenario: (typeof SCENARIOS)[string]): Promise<Measure> {
   const latencies: number[] = [];
   let failed = 0;
   const end = Date.now() + ENV.BENCH_SECONDS * 1000;
+  if (Array.isArray(service)) {
+    // Every instance at once, each with its own connections: the changes a second of all together.
+    const each = await Promise.all(service.map((one) => measure(one, scenario)));
+    const total = each.reduce((sum, m) => sum + m.perSecond, 0);
+    return {
+      perSecond: total,
+      p99: Math.max(...each.map((m) => m.p99)),
+      failed: each.reduce((sum, m) => sum + m.failed * m.perSecond, 0) / (total || 1),
+    };
+  }
   const worker = async (request: Request, timed: boolean) => {
     while (Date.now() < end) {
       const started = performance.now();
@@ -139,7 +156,77 @@ async function measure(service: Service, scenario: (typeof SCENARIOS)[string]): 
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
+/** --instances N: one instance alone against N on its database, change by change. */
+async function instancesMain(count: number): Promise<void> {
+  const loadBefore = os.loadavg();
+  const root = path.resolve(__dirname, "..", "..");
+  // A lower-case folder: FerretDB's socket is then in it (src/db/ferretdb.ts, socketFor), for the others to name.
+  const dataDir = path.join(os.tmpdir(), `bench-writes-${process.pid}-${Date.now().toString(36)}`);
+  fs.mkdirSync(dataDir);
+  const first: Service = {
+    name: "instance-1",
+    dataDir,
+    ...(await startServiceProcess("instance-1", root, 4620, dataDir)),
+  };
+  const socket = path.join(dataDir, "ferretdb", "mongodb.sock");
+  const uri = `mongodb://${encodeURIComponent(socket)}/`;
+  const services = [first];
+  try {
+    for (let i = 2; i <= count; i++) {
+      const started = await startServiceProcess(`instance-${i}`, root, 4619 + i, first.dataDir, 60_000, {
+        MONGODB_URI: uri,
+      });
+      services.push({ name: `instance-${i}`, dataDir: first.dataDir, ...started });
+    }
+    await seed(first);
+    const changes = Object.entries(SCENARIOS).filter(([, scenario]) => !scenario.background);
+    const alone = new Map<string, Measure[]>();
+    const together = new Map<string, Measure[]>();
+    for (let round = 0; round < ENV.BENCH_ROUNDS; round++) {
+      for (const [name, scenario] of changes) {
+        alone.set(name, [...(alone.get(name) ?? []), await measure(first, scenario)]);
+        together.set(name, [...(together.get(name) ?? []), await measure(services, scenario)]);
+      }
+      process.stderr.write(`round ${round + 1} of ${ENV.BENCH_ROUNDS} done\n`);
+    }
+    console.log(
+      `| change | 1 instance /s | ${count} instances /s | ratio | p99 ms (1 / ${count}) | not success (1 / ${count}) |`,
+    );
+    console.log(`|---|---|---|---|---|---|`);
+    for (const [name] of changes) {
+      const one = alone.get(name)!;
+      const all = together.get(name)!;
+      const a = median(one.map((m) => m.perSecond));
+      const b = median(all.map((m) => m.perSecond));
+      console.log(
+        `| ${name} | ${a.toFixed(0)} | ${b.toFixed(0)} | ${(b / a).toFixed(2)}x | ${median(one.map((m) => m.p99)).toFixed(0)} / ${median(all.map((m) => m.p99)).toFixed(0)} | ${(median(one.map((m) => m.failed)) * 100).toFixed(1)} % / ${(median(all.map((m) => m.failed)) * 100).toFixed(1)} % |`,
+      );
+    }
+    console.log(
+      `\n${CONNECTIONS} connections per instance, ${ENV.BENCH_SECONDS} s per scenario, ${ENV.BENCH_ROUNDS} rounds (medians), ${PROJECTS} projects; load average ${loadBefore.map((l) => l.toFixed(2)).join(" ")} before, ${os
+        .loadavg()
+        .map((l) => l.toFixed(2))
+        .join(" ")} after; ${os.cpus().length} CPUs`,
+    );
+  } finally {
+    // The first instance last: it owns the FerretDB the others use.
+    for (const service of [...services].reverse()) {
+      service.process.kill("SIGTERM");
+      await new Promise((resolve) => service.process.once("exit", resolve));
+    }
+    fs.rmSync(first.dataDir, { recursive: true, force: true });
+  }
+}
+
 async function main(): Promise<void> {
+  const instances = process.argv.indexOf("--instances");
+  if (instances !== -1) {
+    const count = Number(process.argv[instances + 1]);
+    if (!Number.isInteger(count) || count < 2 || count > 8)
+      throw new Error("--instances takes a whole number from 2 to 8");
+    return instancesMain(count);
+  }
+  if (!ENV.BENCH_BEFORE_DIR) throw new Error("BENCH_BEFORE_DIR must name a built tree (or run with --instances N)");
   const loadBefore = os.loadavg();
   const services = [
     await startService("before", path.resolve(ENV.BENCH_BEFORE_DIR), 4610),

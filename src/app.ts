@@ -87,7 +87,7 @@ export async function createApp({ config, logger, db }: AppOptions): Promise<Fas
   // Row rules name claims: in header mode they come in X-User-Claims, read only when there are rules.
   const authenticator = createAuthenticator(config.auth, { claimsHeader: config.accessPolicy !== undefined });
   const metrics = new Metrics();
-  const stopObservingDb = metrics.observeDatabase(db.connection.getClient());
+  const stopObservingDb = metrics.observeDatabase(db.connection.getClient(), db.writes);
   // REDIS_URL: rate limits and automatic persisted queries shared by every instance (each falls back to its own).
   const shared = config.redisUrl
     ? await openSharedState(config.redisUrl, { logger, onError: () => metrics.redisErrors.inc() })

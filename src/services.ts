@@ -43,7 +43,7 @@ export function createServices(
       problem,
       `stored record cannot be answered: ${problem.collection} ${String(problem.id)} field ${problem.field}; left out of reads (npm run db:check lists such records)`,
     );
-  const teachers = new TeacherService(new TeacherRepository(db.models.Teacher, db.ids), report);
+  const teachers = new TeacherService(new TeacherRepository(db.models.Teacher, db.ids, db.transactions), report);
   const changeLog = changeLogOf(db);
   const projects = new ProjectService(
     new ProjectRepository(db.models.Project, changeLog, db.ids, db.transactions, db.reads),
@@ -54,7 +54,7 @@ export function createServices(
   );
   return {
     teachers,
-    students: new StudentService(new StudentRepository(db.models.Student, db.ids), report),
+    students: new StudentService(new StudentRepository(db.models.Student, db.ids, db.transactions), report),
     projects,
     projectChanges: new ProjectChangeFeed(changeLog, projects, {
       pollMs: subscriptionPollMs,

@@ -13,6 +13,8 @@ export interface Failure {
   message: string;
   /** Every problem found; a failure that is not about fields has one entry with field null. */
   errors: FieldError[];
+  /** The answer's Retry-After (seconds), for a failure that passes (load shed). */
+  retryAfterSeconds?: number;
 }
 
 /** The one mapping between the domain's ErrorCode and HTTP. */
@@ -24,6 +26,7 @@ export const HTTP_STATUS: Record<ErrorCode, number> = {
   [ErrorCode.CONFLICT]: 409,
   [ErrorCode.INTERNAL_SERVER_ERROR]: 500,
   [ErrorCode.TOO_MANY_REQUESTS]: 429,
+  [ErrorCode.SERVICE_UNAVAILABLE]: 503,
 };
 
 /** The ErrorCode of a status the framework or the server answers itself (it has no code of ours). */
@@ -123,7 +126,14 @@ function clientError(err: Error & { statusCode: number; code?: string }): {
  */
 export function failureOf(err: unknown, log: FastifyBaseLogger, context: Record<string, unknown> = {}): Failure {
   if (err instanceof DomainError && !err.isInternal) {
-    return { status: HTTP_STATUS[err.code], code: err.code, message: err.message, errors: fieldErrorsOf(err) };
+    const answer: Failure = {
+      status: HTTP_STATUS[err.code],
+      code: err.code,
+      message: err.message,
+      errors: fieldErrorsOf(err),
+    };
+    if (err.retryAfterSeconds !== undefined) answer.retryAfterSeconds = err.retryAfterSeconds;
+    return answer;
   }
   if (isClientError(err)) {
     const said = clientError(err);

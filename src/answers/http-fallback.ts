@@ -18,6 +18,7 @@ function isGraphqlUrl(url: string): boolean {
 
 /** Answers `failure` to a request in the shape its route's clients read. */
 export function sendFailure(request: FastifyRequest, reply: FastifyReply, failure: Failure): FastifyReply {
+  if (failure.retryAfterSeconds !== undefined) reply.header("retry-after", String(failure.retryAfterSeconds));
   return reply.code(failure.status).send(isGraphqlUrl(request.url) ? graphqlErrorBody(failure) : errorBody(failure));
 }
 

@@ -12,13 +12,6 @@ import type { EmbeddedDatabase, Progress } from "./embedded-server";
  */
 export const EMBEDDED_FERRETDB_POOL_SIZE = 4;
 
-/**
- * Transactions of one process at once on the embedded FerretDB: it writes one transaction at a time per database
- * (docs/database.md), so more would only wait inside it, each holding one of those 4 connections
- * (db/transactions.ts). MongoDB runs them side by side: no limit there.
- */
-export const EMBEDDED_FERRETDB_TRANSACTIONS_AT_ONCE = 1;
-
 export interface ConfiguredDatabase<M = object> {
   db: Database<M>;
   /** For the start-up line, e.g. "embedded FerretDB 1.24 (SQLite in …)" or "MongoDB at MONGODB_URI". */
@@ -49,10 +42,8 @@ export async function openConfiguredDatabase<M extends object>(
       progress,
       ...options,
       ...(embedded?.kind === "ferretdb"
-        ? {
-            maxPoolSize: EMBEDDED_FERRETDB_POOL_SIZE,
-            transactionsAtOnce: EMBEDDED_FERRETDB_TRANSACTIONS_AT_ONCE,
-          }
+        ? // Writes take their turns on any FerretDB (database.ts, FERRETDB_WRITES_AT_ONCE), whoever started it.
+          { maxPoolSize: EMBEDDED_FERRETDB_POOL_SIZE }
         : {}),
     });
     return {

@@ -5,6 +5,7 @@ import mongoose, { type Connection, type Model, type mongo } from "mongoose";
 import { createCounterModel, type CounterModel } from "./counter.model";
 import { IdAllocator } from "./id-allocator";
 import { transactionsOf, type Transactions } from "./transactions";
+import { WriteTurns } from "./write-turns";
 import type { Progress } from "./embedded-server";
 import { commandTimingPlugin, reportCommandTiming } from "./command-timing";
 import { CoalescedReads } from "./coalesced-reads";
@@ -25,6 +26,14 @@ const DEFAULT_DB_TIMEOUT_MS = 5000;
  */
 export const FERRETDB_READS_AT_ONCE = 2;
 
+/**
+ * Writes of one process on their way to FerretDB at once (db/write-turns.ts): it writes one transaction at a time per
+ * database, and a write waiting there holds a pooled connection. It follows the server, like the reads: another
+ * instance of the service on the same FerretDB by MONGODB_URI takes turns too, so no instance's connections all wait
+ * for another's transaction. MongoDB runs writes side by side: no turns there.
+ */
+export const FERRETDB_WRITES_AT_ONCE = 1;
+
 /** The collections of an app: its models on one connection, and what runs when a database opens. */
 export interface DatabaseSchema<M extends object> {
   models(connection: Connection): M;
@@ -38,8 +47,10 @@ export interface Database<M = object> {
   connection: Connection;
   models: M & { Counter: CounterModel };
   ids: IdAllocator;
-  /** Runs work in one multi-document transaction (transactions.ts). */
+  /** Runs work in one multi-document transaction, and single writes in their turn with them (transactions.ts). */
   transactions: Transactions;
+  /** The turns writes take (write-turns.ts): what GET /metrics counts the shed writes of. */
+  writes: WriteTurns;
   /** Reads by id of this process, joined into one command while others are on their way (coalesced-reads.ts). */
   reads: CoalescedReads;
   /** Answers within the timeout while the server is reachable. */
@@ -73,8 +84,13 @@ export interface OpenDatabaseOptions {
   replyTimeoutMs?: number;
   /** The driver's connection pool size; unset keeps the driver's default (or the URI's maxPoolSize). */
   maxPoolSize?: number;
-  /** How many transactions of this process may run at once (db/transactions.ts); unset: no limit. */
-  transactionsAtOnce?: number;
+  /**
+   * How many writes (transactions and single writes) of this process go to the database at once (db/write-turns.ts);
+   * unset: FERRETDB_WRITES_AT_ONCE on FerretDB, no limit on MongoDB.
+   */
+  writesAtOnce?: number;
+  /** How many writes may wait for their turn at once before the next is shed (db/write-turns.ts). */
+  writesWaitingAtMost?: number;
   /**
    * How many reads by id of this process go to the database at once before the next ones join into one command
    * (db/coalesced-reads.ts); unset: FERRETDB_READS_AT_ONCE on FerretDB, else the driver's pool size (maxPoolSize, its
@@ -138,11 +154,16 @@ export async function connectDatabase<M extends object>(
       }),
   );
   const ids = new IdAllocator(models.Counter);
+  const writes = new WriteTurns(
+    options.writesAtOnce ?? (isFerretDb(server) ? FERRETDB_WRITES_AT_ONCE : Infinity),
+    options.writesWaitingAtMost,
+  );
   const db: Database<M> = {
     connection,
     models,
     ids,
-    transactions: transactionsOf(connection, timeoutMs, options.transactionsAtOnce),
+    transactions: transactionsOf(connection, timeoutMs, writes),
+    writes,
     reads: new CoalescedReads({
       maxInFlight:
         options.readsAtOnce ??

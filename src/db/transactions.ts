@@ -4,15 +4,15 @@
 // UnknownTransactionCommitResult. MongoDB runs them on a replica set (database.ts refuses a standalone server); the
 // embedded FerretDB is a replica set of one and runs them too (docs/database.md says how).
 //
-// Every wait has a limit: the attempts stop at the deadline (DB_TIMEOUT_MS from the first attempt), where the
-// driver's withTransaction would go on for 120 s. Between attempts a short random pause lets the writer that won go
-// first. GET /metrics counts the commit and the abort like every other command (db_command_duration_seconds{command=
-// "commitTransaction"} and "abortTransaction").
-import type { ClientSession, Connection } from "mongoose";
+// Every wait has a limit: the attempts stop at the deadline (DB_TIMEOUT_MS from the request's first attempt), where
+// the driver's withTransaction would go on for 120 s. Between attempts a pause with jitter, growing as MongoDB's
+// drivers grow it (5 ms times 1.5 per attempt, at most 500 ms), lets the writer that won go first. A transaction whose
+// conflicts outlast its budget, or that gets no turn (write-turns.ts), is shed: SERVICE_UNAVAILABLE, HTTP 503, never
+// an internal error. GET /metrics counts the commit and the abort like every other command
+// (db_command_duration_seconds{command="commitTransaction"} and "abortTransaction").
+import { mongo, type ClientSession, type Connection } from "mongoose";
 import { reportCommandTiming } from "./command-timing";
-
-/** The longest pause between two attempts (ms): a random share of it, growing with the attempts. */
-const MAX_PAUSE_MS = 20;
+import type { WriteTurns } from "./write-turns";
 
 export interface Transactions {
   /**
@@ -20,6 +20,11 @@ export interface Transactions {
    * returned, once committed. Throws work's own errors (the transaction is then aborted: nothing of it stays).
    */
   run<T>(work: (session: ClientSession) => Promise<T>): Promise<T>;
+  /**
+   * Runs `work`, writes outside a transaction, in its turn with this process's transactions (write-turns.ts): on
+   * the embedded FerretDB a single write waits for another's transaction as a transaction does.
+   */
+  write<T>(work: () => Promise<T>): Promise<T>;
 }
 
 function hasLabel(err: unknown, label: string): boolean {
@@ -27,46 +32,20 @@ function hasLabel(err: unknown, label: string): boolean {
   return !!e && (e.hasErrorLabel?.(label) ?? e.errorLabels?.includes(label) ?? false);
 }
 
-/**
- * At most `limit` transactions of this process at once; the others wait their turn in order, each until its
- * deadline. The embedded FerretDB writes one transaction at a time per database, and a transaction waiting there for
- * the one writing holds a connection of the driver's small pool (configured-database.ts): enough of them waiting
- * would leave the writing one no connection for its next command. Waiting here holds none.
- */
-function turns(limit: number) {
-  let running = 0;
-  const waiting: (() => void)[] = [];
-  const release = () => {
-    const next = waiting.shift();
-    if (next) next();
-    else running--;
-  };
-  return async (waitMs: number): Promise<() => void> => {
-    if (running < limit) {
-      running++;
-      return release;
-    }
-    await new Promise<void>((resolve, reject) => {
-      const turn = () => {
-        clearTimeout(timer);
-        resolve();
-      };
-      const timer = setTimeout(() => {
-        waiting.splice(waiting.indexOf(turn), 1);
-        reject(new Error(`no turn to run a transaction within ${waitMs} ms (${waiting.length} more waiting)`));
-      }, waitMs);
-      waiting.push(turn);
-    });
-    return release;
-  };
+/** MongoDB's drivers' backoff between attempts of a transaction: the first pause, its growth, its largest. */
+const BACKOFF_FIRST_MS = 5;
+const BACKOFF_GROWTH = 1.5;
+const BACKOFF_MAX_MS = 500;
+
+/** The pause before attempt `attempt + 1`: a random share (jitter) of the grown backoff. */
+export function backoffMs(attempt: number): number {
+  return Math.random() * Math.min(BACKOFF_FIRST_MS * BACKOFF_GROWTH ** (attempt - 1), BACKOFF_MAX_MS);
 }
 
-const pause = (attempt: number) =>
-  new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(MAX_PAUSE_MS, 2 * attempt)));
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** `atOnce`: how many transactions of this process may run at once (unlimited on MongoDB). */
-export function transactionsOf(connection: Connection, timeoutMs: number, atOnce = Infinity): Transactions {
-  const turn = turns(atOnce);
+/** Transactions on `connection`, each within `timeoutMs`, taking their turns (and single writes theirs) from `turns`. */
+export function transactionsOf(connection: Connection, timeoutMs: number, turns: WriteTurns): Transactions {
   const client = () => connection.getClient();
   // The driver's session helpers send commitTransaction and abortTransaction outside the timed commands.
   const timed = async (command: "commitTransaction" | "abortTransaction", send: () => Promise<void>) => {
@@ -80,10 +59,27 @@ export function transactionsOf(connection: Connection, timeoutMs: number, atOnce
     }
   };
   const commit = (session: ClientSession) => timed("commitTransaction", () => session.commitTransaction());
+  /**
+   * After a transient error: pauses, unless the pause would pass the deadline. Then a conflict the server answered
+   * sheds the change; a server that did not answer (a network error, also labelled transient) fails it as any
+   * operation that found no database does.
+   */
+  const pauseOrShed = async (attempt: number, deadline: number, err: unknown) => {
+    const pause = backoffMs(attempt);
+    if (performance.now() + pause >= deadline) {
+      if (!(err instanceof mongo.MongoServerError)) throw err;
+      throw turns.shed(
+        "conflicts",
+        "the change kept meeting other changes at the database until its time limit; retry",
+        err,
+      );
+    }
+    await sleep(pause);
+  };
   return {
     async run<T>(work: (session: ClientSession) => Promise<T>): Promise<T> {
       const deadline = performance.now() + timeoutMs;
-      const done = await turn(timeoutMs);
+      const done = await turns.take(deadline);
       const session = await connection.startSession();
       try {
         for (let attempt = 1; ; attempt++) {
@@ -98,28 +94,31 @@ export function transactionsOf(connection: Connection, timeoutMs: number, atOnce
             const sent = transaction.state === "TRANSACTION_IN_PROGRESS";
             const abort = () => session.abortTransaction();
             await (sent ? timed("abortTransaction", abort) : abort()).catch(() => undefined);
-            if (hasLabel(err, "TransientTransactionError") && performance.now() < deadline) {
-              await pause(attempt);
-              continue;
-            }
-            throw err;
+            if (!hasLabel(err, "TransientTransactionError")) throw err;
+            await pauseOrShed(attempt, deadline, err);
+            continue;
           }
-          for (;;) {
+          let conflict: unknown;
+          while (conflict === undefined) {
             try {
               await commit(session);
               return result;
             } catch (err) {
+              // The commit alone again (the driver sends it again with w: majority; a commit applied is not applied twice).
               if (hasLabel(err, "UnknownTransactionCommitResult") && performance.now() < deadline) continue;
-              if (hasLabel(err, "TransientTransactionError") && performance.now() < deadline) break;
-              throw err;
+              if (!hasLabel(err, "TransientTransactionError")) throw err;
+              conflict = err;
             }
           }
-          await pause(attempt);
+          await pauseOrShed(attempt, deadline, conflict);
         }
       } finally {
         done();
         await session.endSession().catch(() => undefined);
       }
+    },
+    write<T>(work: () => Promise<T>): Promise<T> {
+      return turns.run(performance.now() + timeoutMs, work);
     },
   };
 }

@@ -13,7 +13,7 @@ import {
   ApolloServerPluginUsageReportingDisabled,
 } from "@apollo/server/plugin/disabled";
 import type { GraphQLSchema } from "graphql";
-import { formatGraphqlError } from "../answers/graphql-error";
+import { formatGraphqlError, shedRequestStatusPlugin } from "../answers/graphql-error";
 import type { Logger } from "../logger";
 import type { Context } from "./context";
 import { explorerLandingPage, type ExplorerConfig } from "./explorer";
@@ -45,6 +45,8 @@ export function createApolloServer(options: {
       ApolloServerPluginUsageReportingDisabled(),
       ApolloServerPluginInlineTraceDisabled(),
       ApolloServerPluginSchemaReportingDisabled(),
+      // A shed change answers HTTP 503 with Retry-After (answers/graphql-error.ts).
+      shedRequestStatusPlugin<Context>(),
       ...(options.plugins ?? []),
       // Apollo adds its default landing page (Sandbox) only when no plugin defines one: this is the configured one.
       explorerLandingPage(options),

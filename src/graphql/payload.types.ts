@@ -14,6 +14,10 @@ registerEnumType(ErrorCode, {
     CONFLICT: { description: "The change collides with the current state (HTTP 409)" },
     INTERNAL_SERVER_ERROR: { description: "An unexpected failure, logged by the service (HTTP 500)" },
     TOO_MANY_REQUESTS: { description: "Over RATE_LIMIT_PER_MINUTE; retry after Retry-After seconds (HTTP 429)" },
+    SERVICE_UNAVAILABLE: {
+      description:
+        "The service sheds load: a change did not get its turn at the database in time; retry after Retry-After seconds (HTTP 503)",
+    },
   },
 });
 

@@ -9,6 +9,7 @@ import type { FastifyInstance } from "fastify";
 import { collectDefaultMetrics, Counter, Histogram, Registry } from "prom-client";
 import { failure } from "../answers/failure";
 import { onCommandTiming } from "../db/command-timing";
+import type { WriteTurns } from "../db/write-turns";
 import { sendFailure } from "../answers/http-fallback";
 import { FieldErrorReason } from "../shared/errors";
 
@@ -47,6 +48,13 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  readonly writesShed = new Counter({
+    name: "db_writes_shed_total",
+    help: "Changes refused with 503 SERVICE_UNAVAILABLE because they got no turn at the database within DB_TIMEOUT_MS, by reason (queue_full: too many waiting; no_turn: the wait ran out; conflicts: transient conflicts until the time limit)",
+    labelNames: ["reason"] as const,
+    registers: [this.registry],
+  });
+
   readonly redisErrors = new Counter({
     name: "redis_errors_total",
     help: "Failed or timed-out Redis operations and connection attempts (REDIS_URL); meanwhile each instance limits and caches on its own",
@@ -57,12 +65,19 @@ export class Metrics {
     collectDefaultMetrics({ register: this.registry });
   }
 
-  /** Times every operation on the models of the connection whose driver client this is; returns the function that
-   * stops it. */
-  observeDatabase(client: object): () => void {
-    return onCommandTiming(client, (timing) =>
+  /**
+   * Times every operation on the models of the connection whose driver client this is, and counts the writes `writes`
+   * sheds; returns the function that stops both.
+   */
+  observeDatabase(client: object, writes: Pick<WriteTurns, "onShed">): () => void {
+    const stopTiming = onCommandTiming(client, (timing) =>
       this.dbCommandDuration.observe({ command: timing.command, outcome: timing.outcome }, timing.duration / 1000),
     );
+    const stopShed = writes.onShed((reason) => this.writesShed.inc({ reason }));
+    return () => {
+      stopTiming();
+      stopShed();
+    };
   }
 }
 

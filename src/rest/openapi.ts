@@ -71,6 +71,7 @@ export const ERROR_STATUS_DESCRIPTIONS: Record<number, string> = {
   413: "BAD_REQUEST: the request body is larger than the server accepts",
   415: "BAD_REQUEST: the request body is not application/json",
   500: "INTERNAL_SERVER_ERROR: an unexpected failure, logged by the server",
+  503: "SERVICE_UNAVAILABLE: the change got no turn at the database in time (load shed); send it again after Retry-After seconds",
 };
 
 export function successDescription(status: number): string {

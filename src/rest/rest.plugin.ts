@@ -27,7 +27,10 @@ export interface RestPluginOptions {
 
 export const REST_ROUTES: readonly RestRoute[] = [...projectRoutes, ...teacherRoutes, ...studentRoutes];
 
-/** 413 and 415 come from body parsing, so every route with a body can answer them. */
+/**
+ * 413 and 415 come from body parsing, so every route with a body can answer them; every route is a change, which the
+ * service sheds with 503 when it gets no turn at the database in time.
+ */
 function errorStatuses(route: RestRoute): number[] {
   const rule = ACCESS_POLICY[route.operation];
   const forbidden =
@@ -40,6 +43,7 @@ function errorStatuses(route: RestRoute): number[] {
     413,
     415,
     HTTP_STATUS[ErrorCode.INTERNAL_SERVER_ERROR],
+    HTTP_STATUS[ErrorCode.SERVICE_UNAVAILABLE],
   ];
   return [...new Set(statuses)].sort((a, b) => a - b);
 }

@@ -10,6 +10,7 @@ export enum ErrorCode {
   CONFLICT = "CONFLICT",
   INTERNAL_SERVER_ERROR = "INTERNAL_SERVER_ERROR",
   TOO_MANY_REQUESTS = "TOO_MANY_REQUESTS",
+  SERVICE_UNAVAILABLE = "SERVICE_UNAVAILABLE",
 }
 
 /**
@@ -50,6 +51,7 @@ export enum FieldErrorReason {
   NOT_TRUSTED = "NOT_TRUSTED",
   // the service
   UNAVAILABLE = "UNAVAILABLE",
+  OVERLOADED = "OVERLOADED",
   INTERNAL = "INTERNAL",
 }
 
@@ -91,6 +93,8 @@ export const FIELD_ERROR_REASONS: Record<FieldErrorReason, string> = {
   NOT_TRUSTED:
     "The document is not a trusted one (TRUSTED_DOCUMENTS): an unknown documentId or hash, or, with TRUSTED_DOCUMENTS_ONLY, a document sent as text",
   UNAVAILABLE: "The service cannot answer now (shutting down, database not answering, connections full); retry",
+  OVERLOADED:
+    "More changes arrived than the database takes within DB_TIMEOUT_MS: this one did not get its turn; retry after Retry-After seconds",
   INTERNAL: "An unexpected failure of the service, logged with its detail; the request may be retried",
 };
 
@@ -112,16 +116,19 @@ export class DomainError extends Error {
   readonly errors: FieldError[];
   /** Why, for code: the first problem's reason. */
   readonly reason: FieldErrorReason;
+  /** Seconds after which the request may be sent again (the answer's Retry-After), for failures that pass. */
+  readonly retryAfterSeconds?: number;
 
   constructor(
     readonly code: ErrorCode,
     message: string,
-    options: { cause?: unknown } & Why,
+    options: { cause?: unknown; retryAfterSeconds?: number } & Why,
   ) {
     super(message, { cause: options.cause });
     this.name = "DomainError";
     this.errors = "errors" in options ? options.errors : [];
     this.reason = "errors" in options ? options.errors[0].reason : options.reason;
+    if (options.retryAfterSeconds !== undefined) this.retryAfterSeconds = options.retryAfterSeconds;
   }
 
   /** True for failures that are not the caller's fault and must be logged with detail. */
@@ -150,3 +157,13 @@ export const conflict = (message: string, field: string | null, reason: FieldErr
 /** An internal failure: logged with `cause`, answered with INTERNAL_MESSAGE. */
 export const internalError = (cause: unknown) =>
   new DomainError(ErrorCode.INTERNAL_SERVER_ERROR, INTERNAL_MESSAGE, { cause, reason: FieldErrorReason.INTERNAL });
+/**
+ * Load shed: a change that could not get its turn at the database within its time budget (HTTP 503 with
+ * Retry-After). Not a fault of the service, so not logged as one: GET /metrics counts it.
+ */
+export const overloaded = (message: string, retryAfterSeconds: number, cause?: unknown) =>
+  new DomainError(ErrorCode.SERVICE_UNAVAILABLE, message, {
+    cause,
+    retryAfterSeconds,
+    errors: [{ field: null, message, code: ErrorCode.SERVICE_UNAVAILABLE, reason: FieldErrorReason.OVERLOADED }],
+  });

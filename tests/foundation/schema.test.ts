@@ -43,6 +43,7 @@ describe("schema snapshot", () => {
       "CONFLICT",
       "INTERNAL_SERVER_ERROR",
       "TOO_MANY_REQUESTS",
+      "SERVICE_UNAVAILABLE",
     ]);
   });
 });

@@ -57,6 +57,8 @@ export type ErrorCode =
   | 'INTERNAL_SERVER_ERROR'
   /** The resource, or one it refers to, does not exist (HTTP 404) */
   | 'NOT_FOUND'
+  /** The service sheds load: a change did not get its turn at the database in time; retry after Retry-After seconds (HTTP 503) */
+  | 'SERVICE_UNAVAILABLE'
   /** Over RATE_LIMIT_PER_MINUTE; retry after Retry-After seconds (HTTP 429) */
   | 'TOO_MANY_REQUESTS'
   /** Not authenticated, or no acting role where one is needed (HTTP 401) */

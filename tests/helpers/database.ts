@@ -30,7 +30,7 @@ export async function openTestDatabase(
   dbName = testDbName(),
   options: { appName?: string } & Pick<
     OpenDatabaseOptions,
-    "maxPoolSize" | "transactionsAtOnce" | "monitorCommands"
+    "maxPoolSize" | "writesAtOnce" | "writesWaitingAtMost" | "monitorCommands"
   > = {},
 ): Promise<Database> {
   const { appName, ...pool } = options;

@@ -11,7 +11,7 @@ import {
   ProjectHistoryDocument,
   UpdateProjectStatusDocument,
 } from "../generated/graphql";
-import { EMBEDDED_FERRETDB_POOL_SIZE, EMBEDDED_FERRETDB_TRANSACTIONS_AT_ONCE } from "../../src/db/configured-database";
+import { EMBEDDED_FERRETDB_POOL_SIZE } from "../../src/db/configured-database";
 import type { Database } from "../../src/persistence";
 import { startTestApp, type TestApp } from "../helpers/app";
 import { dropTestDatabase, openTestDatabase } from "../helpers/database";
@@ -100,12 +100,9 @@ describe("concurrency", () => {
     }));
 
   it(`when ${N} changes run at once on the embedded database's pool of ${EMBEDDED_FERRETDB_POOL_SIZE} connections, then every one succeeds`, async () => {
-    // As npm start opens the embedded FerretDB: a small pool, one transaction of the process at a time
-    // (configured-database.ts). Transactions waiting inside the database would hold every connection of the pool.
-    const db = await openTestDatabase(undefined, {
-      maxPoolSize: EMBEDDED_FERRETDB_POOL_SIZE,
-      transactionsAtOnce: EMBEDDED_FERRETDB_TRANSACTIONS_AT_ONCE,
-    });
+    // As npm start opens the embedded FerretDB: a small pool (configured-database.ts), and on FerretDB one write of
+    // the process at a time (database.ts). Transactions waiting inside the database would hold every connection.
+    const db = await openTestDatabase(undefined, { maxPoolSize: EMBEDDED_FERRETDB_POOL_SIZE });
     try {
       await withFreshApp(async (t) => {
         const created = await Promise.all(

@@ -109,7 +109,18 @@ describe("GET /openapi.json", () => {
     expect(assign.requestBody.content["application/json"].schema).toEqual({
       $ref: "#/components/schemas/AssignTeacherInput",
     });
-    expect(Object.keys(assign.responses)).toEqual(["200", "400", "401", "403", "404", "409", "413", "415", "500"]);
+    expect(Object.keys(assign.responses)).toEqual([
+      "200",
+      "400",
+      "401",
+      "403",
+      "404",
+      "409",
+      "413",
+      "415",
+      "500",
+      "503",
+    ]);
     expect(assign.responses["200"].content["application/json"].schema).toEqual({
       $ref: "#/components/schemas/ProjectEnvelope",
     });
@@ -132,6 +143,7 @@ describe("GET /openapi.json", () => {
       "413",
       "415",
       "500",
+      "503",
     ]);
     expect(Object.keys(doc.paths["/teachers/{teacherId}"].put.responses)).toEqual([
       "200",
@@ -141,6 +153,7 @@ describe("GET /openapi.json", () => {
       "413",
       "415",
       "500",
+      "503",
     ]);
   });
 
@@ -171,6 +184,7 @@ describe("GET /openapi.json", () => {
       "CONFLICT",
       "INTERNAL_SERVER_ERROR",
       "TOO_MANY_REQUESTS",
+      "SERVICE_UNAVAILABLE",
     ]);
     expect(schemas.StudentEnvelope).toMatchObject({
       required: ["success", "message", "data"],

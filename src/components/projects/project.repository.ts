@@ -131,7 +131,7 @@ export class ProjectRepository {
         const explained = explainDuplicate(duplicateKeyFields(err));
         if (explained) throw explained;
         if (attempt >= MAX_CREATE_ATTEMPTS) throw err;
-        await this.ids.atLeast("projects", project_id);
+        await this.transactions.write(() => this.ids.atLeast("projects", project_id));
       }
     }
   }

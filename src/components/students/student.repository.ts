@@ -1,6 +1,7 @@
 // Data access of students: the only module that touches the Student model; returns plain records. Point reads and
 // writes go by the string `_id` (db/id-key.ts).
 import type { IdAllocator } from "../../db/id-allocator";
+import type { Transactions } from "../../db/transactions";
 import { idKey } from "../../db/id-key";
 import { readKeysetPage } from "../../db/keyset";
 import { recordMapper, type RecordOf } from "../../db/record-of";
@@ -18,6 +19,8 @@ export class StudentRepository {
   constructor(
     private readonly students: StudentModel,
     private readonly ids: IdAllocator,
+    /** Writes take their turn with the transactions of the process (db/write-turns.ts). */
+    private readonly writes: Pick<Transactions, "write">,
   ) {}
 
   /**
@@ -28,11 +31,13 @@ export class StudentRepository {
     values: { student_name: string; email: string; class_code: string },
     explainDuplicate: (fields: string[]) => Error | undefined,
   ): Promise<StudentRecord> {
-    const doc = await this.ids.insertWithNewId(
-      "students",
-      "student_id",
-      (student_id) => this.students.create({ student_id, ...values }),
-      explainDuplicate,
+    const doc = await this.writes.write(() =>
+      this.ids.insertWithNewId(
+        "students",
+        "student_id",
+        (student_id) => this.students.create({ student_id, ...values }),
+        explainDuplicate,
+      ),
     );
     return toStudentRecord(doc.toObject());
   }
@@ -42,9 +47,11 @@ export class StudentRepository {
     const doc =
       Object.keys(set).length === 0
         ? await this.students.findOne({ _id: idKey(student_id) }).lean()
-        : await this.students
-            .findOneAndUpdate({ _id: idKey(student_id) }, { $set: set }, { returnDocument: "after" })
-            .lean();
+        : await this.writes.write(() =>
+            this.students
+              .findOneAndUpdate({ _id: idKey(student_id) }, { $set: set }, { returnDocument: "after" })
+              .lean(),
+          );
     return doc ? toStudentRecord(doc) : null;
   }
 

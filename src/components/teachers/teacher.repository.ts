@@ -1,6 +1,7 @@
 // Data access of teachers: the only module that touches the Teacher model; returns plain records. Point reads and
 // writes go by the string `_id` (db/id-key.ts).
 import type { IdAllocator } from "../../db/id-allocator";
+import type { Transactions } from "../../db/transactions";
 import { idKey } from "../../db/id-key";
 import { readKeysetPage } from "../../db/keyset";
 import type { LookupStage } from "../../db/page-read";
@@ -24,20 +25,26 @@ export class TeacherRepository {
   constructor(
     private readonly teachers: TeacherModel,
     private readonly ids: IdAllocator,
+    /** Writes take their turn with the transactions of the process (db/write-turns.ts). */
+    private readonly writes: Pick<Transactions, "write">,
   ) {}
 
   async create(teacher_name: string): Promise<TeacherRecord> {
-    const doc = await this.ids.insertWithNewId("teachers", "teacher_id", (teacher_id) =>
-      this.teachers.create({ teacher_id, teacher_name }),
+    const doc = await this.writes.write(() =>
+      this.ids.insertWithNewId("teachers", "teacher_id", (teacher_id) =>
+        this.teachers.create({ teacher_id, teacher_name }),
+      ),
     );
     return toTeacherRecord(doc.toObject());
   }
 
   /** Renames; null when no teacher has that id. A single-field $set by `_id`: no read-decide-write to race. */
   async rename(teacher_id: number, teacher_name: string): Promise<TeacherRecord | null> {
-    const doc = await this.teachers
-      .findOneAndUpdate({ _id: idKey(teacher_id) }, { $set: { teacher_name } }, { returnDocument: "after" })
-      .lean();
+    const doc = await this.writes.write(() =>
+      this.teachers
+        .findOneAndUpdate({ _id: idKey(teacher_id) }, { $set: { teacher_name } }, { returnDocument: "after" })
+        .lean(),
+    );
     return doc ? toTeacherRecord(doc) : null;
   }
 

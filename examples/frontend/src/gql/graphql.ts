@@ -34,6 +34,8 @@ export type ErrorCode =
   | 'INTERNAL_SERVER_ERROR'
   /** The resource, or one it refers to, does not exist (HTTP 404) */
   | 'NOT_FOUND'
+  /** The service sheds load: a change did not get its turn at the database in time; retry after Retry-After seconds (HTTP 503) */
+  | 'SERVICE_UNAVAILABLE'
   /** Over RATE_LIMIT_PER_MINUTE; retry after Retry-After seconds (HTTP 429) */
   | 'TOO_MANY_REQUESTS'
   /** Not authenticated, or no acting role where one is needed (HTTP 401) */
@@ -71,6 +73,8 @@ export type FieldErrorReason =
   | 'NOT_TRUSTED'
   /** A number is outside its range (ids, company_id, expected_revision, offset, limit, after_revision), or end_date is before start_date */
   | 'OUT_OF_RANGE'
+  /** More changes arrived than the database takes within DB_TIMEOUT_MS: this one did not get its turn; retry after Retry-After seconds */
+  | 'OVERLOADED'
   /** The caller sent more requests than RATE_LIMIT_PER_MINUTE allows; retry after Retry-After seconds */
   | 'RATE_LIMITED'
   /** A required field or argument is missing or null */
