@@ -10,6 +10,7 @@
 // "commitTransaction"} and "abortTransaction").
 import type { ClientSession, Connection } from "mongoose";
 import { reportCommandTiming } from "./command-timing";
+import { assertAvailable } from "./availability";
 
 /** The longest pause between two attempts (ms): a random share of it, growing with the attempts. */
 const MAX_PAUSE_MS = 20;
@@ -82,6 +83,8 @@ export function transactionsOf(connection: Connection, timeoutMs: number, atOnce
   const commit = (session: ClientSession) => timed("commitTransaction", () => session.commitTransaction());
   return {
     async run<T>(work: (session: ClientSession) => Promise<T>): Promise<T> {
+      // While the database is known to be down, no session, no abort to send: the caller's error at once.
+      assertAvailable(client());
       const deadline = performance.now() + timeoutMs;
       const done = await turn(timeoutMs);
       const session = await connection.startSession();
