@@ -55,19 +55,20 @@ describe("a supervised embedded database", () => {
     const worker = async (n: number) => {
       for (let i = 0; loading; i++) {
         const sent = performance.now();
-        const { body } = await graphqlAsAdmin<{
+        const { status, body } = await graphqlAsAdmin<{
           createTeacher: { success: boolean; code: string | null; data: { teacher_id: number } | null };
         }>(
           s.url,
           `mutation { createTeacher(input: { teacher_name: "Load ${n}-${i}" }) { success code data { teacher_id } } }`,
         );
-        const payload = body.data!.createTeacher;
+        const payload = body.data?.createTeacher;
         answers.push({
           at: sent - began,
           ms: performance.now() - sent,
-          success: payload.success,
-          code: payload.code,
-          teacherId: payload.data?.teacher_id,
+          success: payload?.success ?? false,
+          // Anything but the payload shows in the assertion on the codes below.
+          code: payload ? payload.code : `HTTP ${status}: ${JSON.stringify(body)}`,
+          teacherId: payload?.data?.teacher_id,
         });
       }
     };
@@ -116,11 +117,17 @@ describe("a supervised embedded database", () => {
     expect(metrics).toMatch(/^embedded_database_up 1$/m);
 
     // Measured, not asserted (docs/operations.md, "When the embedded database dies").
-    const firstSuccess = answers.filter((a) => a.success && a.at > killedAt).sort((a, b) => a.at - b.at)[0];
-    const slowestFailure = Math.max(...failed.map((a) => a.ms));
+    // Answering again: the first answer of a request sent after the last one that failed.
+    const lastFailureSent = Math.max(...failed.map((a) => a.at));
+    const answeringAgain = Math.min(
+      ...answers.filter((a) => a.success && a.at > lastFailureSent).map((a) => a.at + a.ms),
+    );
+    const failureMs = failed.map((a) => a.ms).sort((a, b) => a - b);
+    const slowestFailure = failureMs.at(-1)!;
+    const medianFailure = failureMs[Math.floor(failureMs.length / 2)];
     process.stderr.write(
-      `[supervision] ${KIND}: answering again ${Math.round(firstSuccess.at - killedAt)} ms after kill -9; ` +
-        `${failed.length} requests failed meanwhile, the slowest in ${Math.round(slowestFailure)} ms; ` +
+      `[supervision] ${KIND}: answering again ${Math.round(answeringAgain - killedAt)} ms after kill -9; ` +
+        `${failed.length} requests failed meanwhile, in ${Math.round(medianFailure)} ms (median), the slowest in ${Math.round(slowestFailure)} ms; ` +
         `${acknowledged.length} acknowledged writes, ${acknowledged.filter((id) => stored.has(id)).length} stored\n`,
     );
   }, 120_000);
