@@ -2,6 +2,7 @@
 // its exit code, its child processes. Requests go over HTTP to the port it reports in its Ready line.
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
+import http from "node:http";
 import path from "node:path";
 import readline from "node:readline";
 
@@ -18,7 +19,7 @@ export interface ServiceProcess {
   /** Every JSON log line so far. */
   log: LogEntry[];
   url: string;
-  /** Resolves with the exit code (null when a signal ended it). */
+  /** Resolves with the exit code (null when a signal ended it), once its output is all read. */
   exited: Promise<number | null>;
   /** SIGTERM, then waits for the exit. */
   stop(): Promise<number | null>;
@@ -40,7 +41,8 @@ export async function startServiceProcess(env: Record<string, string>): Promise<
   });
   const log: LogEntry[] = [];
   const output: string[] = [];
-  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+  // "close", not "exit": by then every line it wrote has been read.
+  const exited = new Promise<number | null>((resolve) => child.once("close", (code) => resolve(code)));
   const ready = await new Promise<string>((resolve, reject) => {
     readline.createInterface({ input: child.stdout! }).on("line", (line) => {
       output.push(line);
@@ -92,15 +94,36 @@ export async function until(condition: () => boolean | Promise<boolean>): Promis
   while (!(await condition())) await new Promise((resolve) => setTimeout(resolve, 50));
 }
 
-/** A GraphQL request as an admin in header mode: the HTTP status and the body. */
-export async function graphqlAsAdmin<T = Record<string, unknown>>(
+/**
+ * A GraphQL request as an admin in header mode: the HTTP status and the body. One connection per request (no
+ * keep-alive), so a test that sends thousands never meets a pooled connection the server has just closed as idle.
+ */
+export function graphqlAsAdmin<T = Record<string, unknown>>(
   url: string,
   query: string,
 ): Promise<{ status: number; body: { data?: T; errors?: { extensions?: { code?: string } }[] } }> {
-  const res = await fetch(`${url}/graphql`, {
-    method: "POST",
-    headers: { "content-type": "application/json", "x-user-role": "admin" },
-    body: JSON.stringify({ query }),
+  const payload = JSON.stringify({ query });
+  return new Promise((resolve, reject) => {
+    const request = http.request(
+      `${url}/graphql`,
+      {
+        method: "POST",
+        agent: false,
+        headers: {
+          "content-type": "application/json",
+          "content-length": Buffer.byteLength(payload),
+          "x-user-role": "admin",
+        },
+      },
+      (response) => {
+        let text = "";
+        response.setEncoding("utf8");
+        response.on("data", (chunk: string) => (text += chunk));
+        response.on("end", () => resolve({ status: response.statusCode ?? 0, body: JSON.parse(text) as { data?: T } }));
+        response.on("error", reject);
+      },
+    );
+    request.on("error", reject);
+    request.end(payload);
   });
-  return { status: res.status, body: (await res.json()) as { data?: T } };
 }
