@@ -30,6 +30,7 @@ import { registerGraphqlEndpoint } from "./live/graphql-endpoint";
 import { LiveServer } from "./live/graphql-ws";
 import { servedSchema } from "./graphql/schema";
 import { openSharedState } from "./redis";
+import type { EmbeddedSupervisor } from "./db/embedded-supervisor";
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 
@@ -57,9 +58,11 @@ export interface AppOptions {
   config: AppConfig;
   logger: Logger;
   db: Database;
+  /** The embedded database's supervisor, when the service started one: GET /metrics counts its restarts. */
+  supervisor?: EmbeddedSupervisor;
 }
 
-export async function createApp({ config, logger, db }: AppOptions): Promise<FastifyInstance> {
+export async function createApp({ config, logger, db, supervisor }: AppOptions): Promise<FastifyInstance> {
   // Typed as Fastify's base logger, not pino's Logger: Fastify's instance type is generic in its logger, and the
   // routes and plugins (and tests) take the default FastifyInstance, whose logger is FastifyBaseLogger.
   const loggerInstance: FastifyBaseLogger = logger;
@@ -88,6 +91,7 @@ export async function createApp({ config, logger, db }: AppOptions): Promise<Fas
   const authenticator = createAuthenticator(config.auth, { claimsHeader: config.accessPolicy !== undefined });
   const metrics = new Metrics();
   const stopObservingDb = metrics.observeDatabase(db.connection.getClient(), db.writes);
+  if (supervisor) metrics.observeEmbeddedDatabase(supervisor);
   // REDIS_URL: rate limits and automatic persisted queries shared by every instance (each falls back to its own).
   const shared = config.redisUrl
     ? await openSharedState(config.redisUrl, { logger, onError: () => metrics.redisErrors.inc() })

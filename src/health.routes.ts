@@ -1,5 +1,6 @@
 // Liveness and readiness: /healthz answers while the process runs, /readyz only while the database answers.
-// /readyz answers within 1 s whatever the database does: a ping that takes longer counts as no answer. While the
+// /readyz answers within 1 s whatever the database does: a ping that takes longer counts as no answer, and while the
+// embedded database is known to be down (being started again) it answers 503 at once, saying so. While the
 // service drains for shutdown every route, /readyz included, answers 503 (src/http/server-options.ts).
 import type { FastifyInstance } from "fastify";
 import type { Database } from "./persistence";
@@ -14,10 +15,13 @@ export function registerHealthRoutes(app: FastifyInstance, db: Database): void {
   app.get("/healthz", async () => ({ status: "ok" }));
   app.get("/readyz", async (_request, reply) => {
     if (await db.ping(READY_PING_TIMEOUT_MS)) return { status: "ready" };
+    const down = db.availability.down;
     const unavailable = failure(
       503,
       FieldErrorReason.UNAVAILABLE,
-      `not ready: the database did not answer a ping within ${READY_PING_TIMEOUT_MS} ms`,
+      down
+        ? "not ready: the embedded database is down and being started again"
+        : `not ready: the database did not answer a ping within ${READY_PING_TIMEOUT_MS} ms`,
       ErrorCode.INTERNAL_SERVER_ERROR,
     );
     // `status` stays for probes that read it; the rest is the error envelope every route answers.

@@ -1,7 +1,8 @@
 // The service's start (src/index.ts runs it, from its bundle or from dist/): validate configuration, open the
 // database (MONGODB_URI or the embedded one), listen, and shut down cleanly on SIGTERM/SIGINT (stop accepting, drain
 // requests, close Mongoose, stop the embedded database), within SHUTDOWN_TIMEOUT_MS: a request or a database that
-// holds the shutdown longer makes the process exit 1.
+// holds the shutdown longer makes the process exit 1. The embedded database is supervised (db/embedded-supervisor.ts):
+// started again when it dies, and a crash loop shuts the service down the same way, with exit code 1.
 // First: tracing patches http, fastify, graphql and mongodb as they load (a no-op without OTEL_EXPORTER_OTLP_ENDPOINT).
 import { tracerProvider } from "./tracing";
 import path from "node:path";
@@ -30,7 +31,11 @@ async function main(): Promise<void> {
 
   let database: ConfiguredDatabase<AppModels> | undefined;
   try {
-    database = await openConfiguredDatabase(config, APP_SCHEMA, (message) => logger.info(message));
+    database = await openConfiguredDatabase(config, APP_SCHEMA, (message) => logger.info(message), {
+      supervise: true,
+      warn: (message) => logger.warn(message),
+    });
+    const { supervisor } = database;
     if (database.embeddedUri) logger.debug(`Embedded database at ${database.embeddedUri}`);
     const from = (globalThis as Record<symbol, StartedFrom | undefined>)[STARTED_FROM];
     logger.debug(
@@ -38,14 +43,14 @@ async function main(): Promise<void> {
         ? `Started from ${path.relative(REPO_ROOT, from.bundle)} (V8 code cache ${from.codeCache}; Node's compile cache ${from.compileCache})`
         : `Started from dist/, module by module${from ? ` (Node's compile cache ${from.compileCache})` : ""}`,
     );
-    const app = await createApp({ config, logger, db: database.db });
+    const app = await createApp({ config, logger, db: database.db, supervisor });
     const { description } = database;
     // Before listening: once the Ready line is out, a SIGTERM must find its handler (without one, Node dies at once).
     let stopping = false;
-    const shutdown = async (signal: string) => {
+    const shutdown = async (announce: () => void, exitCode: 0 | 1) => {
       if (stopping) return;
       stopping = true;
-      logger.info(`${signal} received: draining requests and stopping`);
+      announce();
       let step = "draining requests";
       // unref: the timer itself must not keep a finished process alive.
       setTimeout(() => {
@@ -60,14 +65,21 @@ async function main(): Promise<void> {
         await database!.close();
         await tracerProvider?.shutdown(); // exports the spans still batched
         logger.info("Stopped");
-        process.exit(0);
+        process.exit(exitCode);
       } catch (err) {
         logger.error({ err }, "error while stopping");
         process.exit(1);
       }
     };
-    process.on("SIGTERM", () => void shutdown("SIGTERM"));
-    process.on("SIGINT", () => void shutdown("SIGINT"));
+    for (const signal of ["SIGTERM", "SIGINT"] as const) {
+      process.on(
+        signal,
+        () => void shutdown(() => logger.info(`${signal} received: draining requests and stopping`), 0),
+      );
+    }
+    supervisor?.on("down", (line) => logger.error(line));
+    supervisor?.on("back", (line) => logger.info(line));
+    supervisor?.on("gaveUp", (line) => void shutdown(() => logger.fatal(line), 1));
     // Fastify logs this once it listens: the Ready line that ends the start-up, with the real port when PORT=0.
     await app.listen({
       port: config.port,

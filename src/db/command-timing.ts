@@ -57,7 +57,7 @@ const QUERY_COMMANDS = {
   deleteMany: "delete",
 } as const;
 type QueryOperation = keyof typeof QUERY_COMMANDS;
-const QUERY_OPERATIONS = Object.keys(QUERY_COMMANDS) as QueryOperation[];
+export const QUERY_OPERATIONS = Object.keys(QUERY_COMMANDS) as QueryOperation[];
 
 /** When each timed operation (a Query, an Aggregate, a saved document) started, and as which command. */
 const started = new WeakMap<object, { at: number; command: string }>();

@@ -9,6 +9,8 @@ import { WriteTurns } from "./write-turns";
 import type { Progress } from "./embedded-server";
 import { commandTimingPlugin, reportCommandTiming } from "./command-timing";
 import { CoalescedReads } from "./coalesced-reads";
+import { Availability, availabilityPlugin, followAvailability } from "./availability";
+import { unadvertisedAddressWarning } from "./advertised-hosts";
 
 /** The database the service uses when MONGODB_URI names none (always, on the embedded database). */
 export const DEFAULT_DB_NAME = "project_service";
@@ -53,8 +55,13 @@ export interface Database<M = object> {
   writes: WriteTurns;
   /** Reads by id of this process, joined into one command while others are on their way (coalesced-reads.ts). */
   reads: CoalescedReads;
-  /** Answers within the timeout while the server is reachable. */
-  ping(timeoutMs?: number): Promise<boolean>;
+  /** Whether the server is known to be down (its supervisor restarts it): meanwhile every operation fails at once. */
+  availability: Availability;
+  /**
+   * Answers within the timeout while the server is reachable; false at once while it is known to be down, unless
+   * `whileDown` (the supervisor's own check that it is back).
+   */
+  ping(timeoutMs?: number, options?: { whileDown?: boolean }): Promise<boolean>;
   close(): Promise<void>;
 }
 
@@ -105,11 +112,18 @@ export interface OpenDatabaseOptions {
   runtimeAdapters?: mongo.MongoClientOptions["runtimeAdapters"];
   /** Told how a long step of opening goes (the one-time copy of project_revisions into the change log). */
   progress?: Progress;
+  /**
+   * Told, in one line, what will go wrong with this server later: a replica set of one reached at an address it does
+   * not advertise (advertised-hosts.ts). Unset: not checked.
+   */
+  warn?: (message: string) => void;
 }
 
 // The one piece of global Mongoose state: every model, on every connection, reports its operations' round-trip
 // times (command-timing.ts; what GET /metrics shows), each to the listeners of its own connection's client.
 mongoose.plugin(commandTimingPlugin, { deduplicate: true });
+// And every operation fails at once while its database is known to be down (availability.ts).
+mongoose.plugin(availabilityPlugin, { deduplicate: true });
 
 export async function connectDatabase<M extends object>(
   uri: string,
@@ -140,7 +154,11 @@ export async function connectDatabase<M extends object>(
     ...(options.runtimeAdapters ? { runtimeAdapters: options.runtimeAdapters } : {}),
   });
   await connection.asPromise();
-  const server = await refuseUnfitServer(connection);
+  const availability = new Availability();
+  followAvailability(connection.getClient(), availability);
+  const { hello, info: server } = await refuseUnfitServer(connection);
+  const warning = options.warn && unadvertisedAddressWarning(hello, connection.getClient().options);
+  if (warning) options.warn!(warning);
   const models = { ...schema.models(connection), Counter: createCounterModel(connection) };
   // Unique indexes are what make ids and names unique: create them now, and fail start-up if one cannot be built.
   const readOnly = new Set<unknown>(schema.readOnly ?? []);
@@ -162,6 +180,7 @@ export async function connectDatabase<M extends object>(
     connection,
     models,
     ids,
+    availability,
     transactions: transactionsOf(connection, timeoutMs, writes),
     writes,
     reads: new CoalescedReads({
@@ -170,7 +189,8 @@ export async function connectDatabase<M extends object>(
         (isFerretDb(server) ? FERRETDB_READS_AT_ONCE : connection.getClient().options.maxPoolSize),
       waitMs: timeoutMs,
     }),
-    async ping(limitMs = 1000) {
+    async ping(limitMs = 1000, { whileDown = false } = {}) {
+      if (availability.down && !whileDown) return false;
       // Not gated on Mongoose's readyState: after an outage it says "disconnected" until the driver's next
       // heartbeat (up to 10 s), while a ping (its server selection) finds the server again at once.
       const db = connection.db;
@@ -201,7 +221,9 @@ export async function connectDatabase<M extends object>(
  *   lacks all three;
  * - on MongoDB, version 5.0 or later (unfitServerMessage).
  */
-async function refuseUnfitServer(connection: Connection): Promise<Record<string, unknown>> {
+async function refuseUnfitServer(
+  connection: Connection,
+): Promise<{ hello: Record<string, unknown>; info: Record<string, unknown> }> {
   const admin = connection.db!.admin();
   const [hello, info] = await Promise.all([admin.command({ hello: 1 }), admin.command({ buildInfo: 1 })]);
   const message = unfitServerMessage(hello, info);
@@ -209,7 +231,7 @@ async function refuseUnfitServer(connection: Connection): Promise<Record<string,
     await connection.close().catch(() => undefined);
     throw new Error(message);
   }
-  return info;
+  return { hello, info };
 }
 
 /** Whether the server's buildInfo is FerretDB's (a fit one is the project's build: unfitServerMessage). */

@@ -5,7 +5,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { DryMongoBinary, MongoMemoryReplSet } from "mongodb-memory-server-core";
-import type { EmbeddedDatabase, Progress } from "./embedded-server";
+import { exitOf, type EmbeddedDatabase, type Progress } from "./embedded-server";
 import { findOnPath, hasGo, startFerretDb, type FerretDbOptions } from "./ferretdb";
 import { loadToolConfig, type EmbeddedDbMode } from "./tool-config";
 
@@ -62,13 +62,25 @@ async function startMongod(dbPath: string, binary: string | undefined, progress:
     instanceOpts: [{ dbPath }],
     binary: binary ? { systemBinary: binary } : undefined,
   });
-  return {
-    uri: set.getUri(),
-    kind: "mongod",
-    description: `embedded mongod, a replica set of one (data in ${dbPath})`,
-    pid: set.servers[0]?.instanceInfo?.instance.mongodProcess?.pid,
-    stop: async () => {
-      await set.stop({ doCleanup: false });
-    },
+  const uri = set.getUri();
+  const running = (): EmbeddedDatabase => {
+    const child = set.servers[0]?.instanceInfo?.instance.mongodProcess;
+    return {
+      uri,
+      kind: "mongod",
+      description: `embedded mongod, a replica set of one (data in ${dbPath})`,
+      pid: child?.pid,
+      exited: child ? exitOf(child) : new Promise(() => {}),
+      // mongodb-memory-server starts its members again on their ports (the set's configuration is in dbPath).
+      restart: async () => {
+        await set.stop({ doCleanup: false }).catch(() => undefined);
+        await set.start();
+        return running();
+      },
+      stop: async () => {
+        await set.stop({ doCleanup: false });
+      },
+    };
   };
+  return running();
 }

@@ -14,7 +14,7 @@ import readline from "node:readline";
 import { applyPatch, parsePatch } from "diff";
 import { REPO_ROOT } from "../shared/package-root";
 import { loadToolConfig } from "./tool-config";
-import type { EmbeddedDatabase, Progress } from "./embedded-server";
+import { exitOf, type EmbeddedDatabase, type Progress } from "./embedded-server";
 
 const SOURCE_DIR = path.join(REPO_ROOT, "tools", "ferretdb");
 /** Changes to FerretDB's own files (unified diffs, paths relative to the module's root), one file per concern. */
@@ -242,6 +242,11 @@ export interface FerretDbOptions {
    * the test-only commands such as configureFailPoint are accepted. Never set by `npm start`.
    */
   testCommands?: boolean;
+  /**
+   * true: listen on 127.0.0.1 with a port of its own instead of the Unix socket (for tests that put a TCP proxy in
+   * front of it); a restart then gets a new port, as a server restarted elsewhere does. Never set by `npm start`.
+   */
+  loopback?: boolean;
 }
 
 /**
@@ -294,7 +299,10 @@ function socketFor(dataDir: string): { socket: string; temporary: boolean; remov
   );
 }
 
-/** Starts FerretDB on a Unix domain socket (socketFor), keeping its SQLite files in dataDir. */
+/**
+ * Starts FerretDB on a Unix domain socket (socketFor), keeping its SQLite files in dataDir. `restart` starts it again on
+ * the same socket (its temporary folder made again if the program removed it), so the URI stays the same.
+ */
 export async function startFerretDb(
   dataDir: string,
   progress: Progress,
@@ -302,6 +310,37 @@ export async function startFerretDb(
 ): Promise<EmbeddedDatabase> {
   const binary = await ensureFerretDbBinary(progress);
   fs.mkdirSync(dataDir, { recursive: true });
+  const env = ferretDbEnv(options);
+  const place = options.loopback ? undefined : socketFor(dataDir);
+  if (place) {
+    env.FERRETDB_EMBEDDED_SOCKET = place.socket;
+    // A folder of its own goes with the program too, also when this process is killed and cannot remove it.
+    if (place.temporary) env.FERRETDB_EMBEDDED_SOCKET_FOLDER = "temporary";
+  }
+  const remove = place?.remove ?? (() => {});
+  const launch = async (): Promise<EmbeddedDatabase> => {
+    if (place?.temporary) fs.mkdirSync(path.dirname(place.socket), { recursive: true, mode: 0o700 });
+    const child = await spawnFerretDb(binary, dataDir, env, progress);
+    return {
+      uri: child.uri,
+      kind: "ferretdb",
+      description: `embedded FerretDB 1.24 (SQLite in ${dataDir})`,
+      pid: child.process.pid,
+      exited: exitOf(child.process),
+      restart: launch,
+      stop: () => stopChild(child.process).finally(remove),
+    };
+  };
+  try {
+    return await launch();
+  } catch (err) {
+    remove();
+    throw err;
+  }
+}
+
+/** The program's environment: the switches of `options` (none of the caller's own), Go's settings. */
+function ferretDbEnv(options: FerretDbOptions): NodeJS.ProcessEnv {
   const env = { ...process.env };
   delete env.FERRETDB_EMBEDDED_PUSHDOWN;
   delete env.FERRETDB_EMBEDDED_ATOMIC;
@@ -312,6 +351,8 @@ export async function startFerretDb(
   delete env.FERRETDB_EMBEDDED_REPLSET;
   delete env.FERRETDB_EMBEDDED_TEST_COMMANDS;
   delete env.FERRETDB_EMBEDDED_CRUD;
+  delete env.FERRETDB_EMBEDDED_SOCKET;
+  delete env.FERRETDB_EMBEDDED_SOCKET_FOLDER;
   if (options.pushdown === false) env.FERRETDB_EMBEDDED_PUSHDOWN = "off";
   if (options.lookup === false) env.FERRETDB_EMBEDDED_LOOKUP = "off";
   if (options.atomic === false) env.FERRETDB_EMBEDDED_ATOMIC = "off";
@@ -334,11 +375,16 @@ export async function startFerretDb(
   // 9-17 % (docs/database.md). A blocking system call still hands the processor to another thread. GOMAXPROCS in
   // the environment wins.
   env.GOMAXPROCS ??= FERRETDB_GOMAXPROCS;
-  const { socket, temporary, remove } = socketFor(dataDir);
-  env.FERRETDB_EMBEDDED_SOCKET = socket;
-  // A folder of its own goes with the program too, also when this process is killed and cannot remove it.
-  if (temporary) env.FERRETDB_EMBEDDED_SOCKET_FOLDER = "temporary";
-  else delete env.FERRETDB_EMBEDDED_SOCKET_FOLDER;
+  return env;
+}
+
+/** Runs the program on dataDir and waits for the URI it prints once its files are open. */
+async function spawnFerretDb(
+  binary: string,
+  dataDir: string,
+  env: NodeJS.ProcessEnv,
+  progress: Progress,
+): Promise<{ process: ChildProcess; uri: string }> {
   // stdin stays a pipe we never close: when this process dies, FerretDB reads EOF and exits.
   const child = spawn(binary, [dataDir], { stdio: ["pipe", "pipe", "pipe"], env });
   const stderr: string[] = [];
@@ -350,37 +396,34 @@ export async function startFerretDb(
     () => progress("FerretDB is still opening its files (on the first start after an upgrade it builds its indexes)"),
     10_000,
   );
-  const uri = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(
-      () => reject(new Error(`FerretDB did not report its address within ${START_TIMEOUT_MS / 1000}s`)),
-      START_TIMEOUT_MS,
-    );
-    const lines = readline.createInterface({ input: child.stdout! });
-    lines.once("line", (line) => {
-      clearTimeout(timer);
-      resolve(line.trim());
+  try {
+    const uri = await new Promise<string>((resolve, reject) => {
+      const timer = setTimeout(
+        () => reject(new Error(`FerretDB did not report its address within ${START_TIMEOUT_MS / 1000}s`)),
+        START_TIMEOUT_MS,
+      );
+      const lines = readline.createInterface({ input: child.stdout! });
+      lines.once("line", (line) => {
+        clearTimeout(timer);
+        resolve(line.trim());
+      });
+      child.once("error", (err) => {
+        clearTimeout(timer);
+        reject(err);
+      });
+      child.once("exit", (code) => {
+        clearTimeout(timer);
+        reject(new Error(`FerretDB exited at start (code ${code}): ${stderr.slice(-3).join(" | ")}`));
+      });
     });
-    child.once("error", (err) => {
-      clearTimeout(timer);
-      reject(err);
-    });
-    child.once("exit", (code) => {
-      clearTimeout(timer);
-      reject(new Error(`FerretDB exited at start (code ${code}): ${stderr.slice(-3).join(" | ")}`));
-    });
-  })
-    .catch((err: unknown) => {
-      remove();
-      throw err;
-    })
-    .finally(() => clearTimeout(slow));
-  return {
-    uri,
-    kind: "ferretdb",
-    description: `embedded FerretDB 1.24 (SQLite in ${dataDir})`,
-    pid: child.pid,
-    stop: () => stopChild(child).finally(remove),
-  };
+    return { process: child, uri };
+  } catch (err) {
+    // A program that did not come up (no address in time) must not stay behind (one never spawned has no pid).
+    if (child.pid !== undefined) await stopChild(child);
+    throw err;
+  } finally {
+    clearTimeout(slow);
+  }
 }
 
 async function stopChild(child: ChildProcess): Promise<void> {

@@ -12,6 +12,7 @@
 // (db_command_duration_seconds{command="commitTransaction"} and "abortTransaction").
 import { mongo, type ClientSession, type Connection } from "mongoose";
 import { reportCommandTiming } from "./command-timing";
+import { assertAvailable } from "./availability";
 import type { WriteTurns } from "./write-turns";
 
 export interface Transactions {
@@ -78,6 +79,8 @@ export function transactionsOf(connection: Connection, timeoutMs: number, turns:
   };
   return {
     async run<T>(work: (session: ClientSession) => Promise<T>): Promise<T> {
+      // While the database is known to be down, no session, no abort to send: the caller's error at once.
+      assertAvailable(client());
       const deadline = performance.now() + timeoutMs;
       const done = await turns.take(deadline);
       const session = await connection.startSession();

@@ -1,15 +1,17 @@
 // Prometheus metrics (prom-client) at GET /metrics: HTTP requests by route and status with latency histograms,
 // GraphQL operations by name and outcome code, database round-trip time of each operation by its driver command
 // (timed by the models' middleware, src/db/command-timing.ts), and
+// the restarts of the embedded database (src/db/embedded-supervisor.ts) and whether it is up, and
 // the process metrics of collectDefaultMetrics. One registry per app, so several apps in one process (tests) do
 // not collide. Access: open outside production; with METRICS_TOKEN set (always, and in production the only way
 // to open it) a scrape must send Authorization: Bearer <METRICS_TOKEN>.
 import { timingSafeEqual } from "node:crypto";
 import type { FastifyInstance } from "fastify";
-import { collectDefaultMetrics, Counter, Histogram, Registry } from "prom-client";
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
 import { failure } from "../answers/failure";
 import { onCommandTiming } from "../db/command-timing";
 import type { WriteTurns } from "../db/write-turns";
+import type { EmbeddedSupervisor } from "../db/embedded-supervisor";
 import { sendFailure } from "../answers/http-fallback";
 import { FieldErrorReason } from "../shared/errors";
 
@@ -63,6 +65,30 @@ export class Metrics {
 
   constructor() {
     collectDefaultMetrics({ register: this.registry });
+  }
+
+  /**
+   * Counts the restarts of the embedded database this supervisor keeps running, and says whether it is up
+   * (embedded_database_restarts_total, embedded_database_up); read at each scrape.
+   */
+  observeEmbeddedDatabase(supervisor: EmbeddedSupervisor): void {
+    new Counter({
+      name: "embedded_database_restarts_total",
+      help: "Times the embedded database (FerretDB or mongod) was started again after its process exited while the service ran",
+      registers: [this.registry],
+      collect() {
+        this.reset();
+        this.inc(supervisor.restarts);
+      },
+    });
+    new Gauge({
+      name: "embedded_database_up",
+      help: "1 while the embedded database answers, 0 while it is down and being started again",
+      registers: [this.registry],
+      collect() {
+        this.set(supervisor.isDown ? 0 : 1);
+      },
+    });
   }
 
   /**
