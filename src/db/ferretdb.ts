@@ -238,6 +238,11 @@ export interface FerretDbOptions {
    */
   crud?: boolean;
   /**
+   * false: deleted text stays in SQLite's free pages and the write-ahead log until reused, and compact does not
+   * truncate the log (default true; erase.patch: secure_delete, and compact checkpoints and truncates the log).
+   */
+  erase?: boolean;
+  /**
    * true: started for tests, as `mongod --setParameter enableTestCommands=1` (FERRETDB_EMBEDDED_TEST_COMMANDS=on):
    * the test-only commands such as configureFailPoint are accepted. Never set by `npm start`.
    */
@@ -262,6 +267,7 @@ export function stockFerretDbOptions(): FerretDbOptions {
     joinCache: false,
     replset: false,
     crud: false,
+    erase: false,
   };
 }
 
@@ -351,6 +357,7 @@ function ferretDbEnv(options: FerretDbOptions): NodeJS.ProcessEnv {
   delete env.FERRETDB_EMBEDDED_REPLSET;
   delete env.FERRETDB_EMBEDDED_TEST_COMMANDS;
   delete env.FERRETDB_EMBEDDED_CRUD;
+  delete env.FERRETDB_EMBEDDED_ERASE;
   delete env.FERRETDB_EMBEDDED_SOCKET;
   delete env.FERRETDB_EMBEDDED_SOCKET_FOLDER;
   if (options.pushdown === false) env.FERRETDB_EMBEDDED_PUSHDOWN = "off";
@@ -360,6 +367,7 @@ function ferretDbEnv(options: FerretDbOptions): NodeJS.ProcessEnv {
   if (options.joinCache === false) env.FERRETDB_EMBEDDED_JOIN_CACHE = "off";
   if (options.replset === false) env.FERRETDB_EMBEDDED_REPLSET = "off";
   if (options.crud === false) env.FERRETDB_EMBEDDED_CRUD = "off";
+  if (options.erase === false) env.FERRETDB_EMBEDDED_ERASE = "off";
   if (options.testCommands) env.FERRETDB_EMBEDDED_TEST_COMMANDS = "on";
   if (options.sqlLog) env.FERRETDB_EMBEDDED_SQL_LOG = options.sqlLog;
   // Go's collector runs when the heap has grown by GOGC % since the last collection; FerretDB allocates a lot per

@@ -24,6 +24,7 @@
 //	lookup     FERRETDB_EMBEDDED_LOOKUP=off: no $lookup stage                          embeddedLookup: true
 //	crud       FERRETDB_EMBEDDED_CRUD=off: FerretDB's own CRUD answers                 embeddedCrud: true
 //	replset    FERRETDB_EMBEDDED_REPLSET=off: a standalone server, no transactions     (hello: setName rs0)
+//	erase      FERRETDB_EMBEDDED_ERASE=off: deleted text kept in free pages and the WAL -
 //	failpoint  FERRETDB_EMBEDDED_TEST_COMMANDS=on: configureFailPoint (off unless set) -
 //
 // pushdown: filters, sorts, skips, limits and counts reach SQLite and its indexes. readpath: results the pushdown
@@ -35,7 +36,9 @@
 // failpoint: MongoDB's failCommand fail point, for tests (hooks only: no change of FerretDB's files). crud: the CRUD
 // commands take the options and inputs MongoDB's CRUD specification tests use (docs/database.md lists them), and
 // refuse the rest with NotImplemented; the server claims MongoDB 8.0 (buildInfo 8.0.0, hello's maxWireVersion 25,
-// where FerretDB claims 7.0 and 21) and has 8.0's client bulkWrite, update sort and distinct hint.
+// where FerretDB claims 7.0 and 21) and has 8.0's client bulkWrite, update sort and distinct hint. erase: SQLite
+// overwrites deleted content with zeros (secure_delete), and compact ends by checkpointing the write-ahead log into
+// the database file and truncating it, so a deleted document's text is in neither file.
 // What several concerns use lives once, in a file named for what it shares: the switches
 // (util/embedded/switches.go), buildInfo's markers (handler/embedded_markers.go, whose hook in msg_buildinfo.go is
 // shared.patch), the command hooks (handler/embedded_commands.go, whose hooks in clientconn/conn.go are shared.patch),

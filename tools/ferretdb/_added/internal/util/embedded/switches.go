@@ -42,6 +42,10 @@ var (
 	// no embeddedCrud in buildInfo (crud.patch).
 	CrudOff = os.Getenv("FERRETDB_EMBEDDED_CRUD") == "off"
 
+	// EraseOff (FERRETDB_EMBEDDED_ERASE=off): FerretDB's own SQLite settings and compact: deleted text stays in free
+	// pages and in the write-ahead log until reused (erase.patch).
+	EraseOff = os.Getenv("FERRETDB_EMBEDDED_ERASE") == "off"
+
 	// TestCommands (FERRETDB_EMBEDDED_TEST_COMMANDS=on): the commands MongoDB serves only with
 	// `--setParameter enableTestCommands=1`, configureFailPoint among them (the fail points: handler/embedded_failpoint.go). Off unless set: the
 	// service never sets it.
