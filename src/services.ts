@@ -43,15 +43,14 @@ export function createServices(
       problem,
       `stored record cannot be answered: ${problem.collection} ${String(problem.id)} field ${problem.field}; left out of reads (npm run db:check lists such records)`,
     );
-  const teachers = new TeacherService(new TeacherRepository(db.models.Teacher, db.ids, db.transactions), report);
   const changeLog = changeLogOf(db);
-  const projects = new ProjectService(
-    new ProjectRepository(db.models.Project, changeLog, db.ids, db.transactions, db.reads),
-    teachers,
-    workflow,
+  const projectRepository = new ProjectRepository(db.models.Project, changeLog, db.ids, db.transactions, db.reads);
+  const teachers = new TeacherService(
+    new TeacherRepository(db.models.Teacher, db.ids, db.transactions),
     report,
-    accessPolicy,
+    (teacherId, session) => projectRepository.countOfTeacher(teacherId, session),
   );
+  const projects = new ProjectService(projectRepository, teachers, workflow, report, accessPolicy);
   return {
     teachers,
     students: new StudentService(new StudentRepository(db.models.Student, db.ids, db.transactions), report),

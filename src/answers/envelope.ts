@@ -13,6 +13,8 @@ export const SUCCESS_MESSAGES: Record<Operation, string> = {
   updateStudent: "Student updated",
   createTeacher: "Teacher created",
   createStudent: "Student created",
+  deleteTeacher: "Teacher deleted",
+  deleteStudent: "Student erased: no copy of their name or email is kept",
 };
 
 /** A mutation's payload. */

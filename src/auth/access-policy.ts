@@ -25,6 +25,8 @@ const MUTATION_RULES = {
   updateStudent: { roles: ["teacher", "admin"], wrongRole: ErrorCode.FORBIDDEN },
   createTeacher: { roles: ["admin"], wrongRole: ErrorCode.FORBIDDEN },
   createStudent: { roles: ["teacher", "admin"], wrongRole: ErrorCode.FORBIDDEN },
+  deleteTeacher: { roles: ["admin"], wrongRole: ErrorCode.FORBIDDEN },
+  deleteStudent: { roles: ["admin"], wrongRole: ErrorCode.FORBIDDEN },
 } as const satisfies Record<string, AccessRule>;
 
 /** Queries: students' personal data (names, emails) is for teachers and admins; the rest for any caller. */

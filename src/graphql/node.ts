@@ -17,6 +17,7 @@ import {
 } from "type-graphql";
 import { allows, type RootField } from "../auth/access-policy";
 import { badRequest, FieldErrorReason } from "../shared/errors";
+import { globalIdOf } from "../shared/global-id";
 import { PAGE_MAX_LIMIT } from "../shared/pagination";
 import type { Context } from "./context";
 
@@ -54,10 +55,7 @@ export abstract class Node {
   id!: string;
 }
 
-/** The global id of the record of `type` whose key is `id`. */
-export function globalIdOf(type: NodeTypeName, id: number): string {
-  return Buffer.from(`${type}:${id}`, "utf8").toString("base64url");
-}
+export { globalIdOf };
 
 /** The type and key a global id names; null for anything this service did not hand out. */
 export function parseGlobalId(globalId: string): { type: NodeTypeName; id: number } | null {

@@ -1,6 +1,7 @@
 // GraphQL types of the mutation payload every component returns: the ErrorCode enum, FieldError and PayloadType
 // (`XPayload { success message code data errors }`). List pages are in page.types.ts.
-import { Field, ObjectType, registerEnumType, type ClassType } from "type-graphql";
+import { Field, ID, ObjectType, registerEnumType, type ClassType } from "type-graphql";
+import type { DeletedRecord as DeletedRecordValue } from "../shared/global-id";
 import { ErrorCode, FIELD_ERROR_REASONS, FieldErrorReason, type FieldError as FieldErrorValue } from "../shared/errors";
 
 registerEnumType(ErrorCode, {
@@ -78,3 +79,12 @@ export function PayloadType<T extends object>(name: string, dataType: ClassType<
   }
   return Payload;
 }
+
+@ObjectType({ simpleResolvers: true, description: "What a deletion names: the global id of what is gone" })
+export class DeletedRecord implements DeletedRecordValue {
+  @Field(() => ID, { description: "The global id (Node id) of the deleted record" })
+  id!: string;
+}
+
+/** The payload of every deletion (deleteTeacher, deleteStudent). */
+export const DeletedPayload = PayloadType("DeletedPayload", DeletedRecord);

@@ -43,7 +43,7 @@ const ROUTE_ROW = /^(\| `(POST|PUT) ([^`]+)` \| `)\{[^}]*\}(`.*)$/;
 /** docs/rest.md with each route row's body cell written from its route's body schema; other lines as they are. */
 export function withRestBodyFields(markdown: string): string {
   const bodies = new Map(
-    REST_ROUTES.map((route) => [
+    REST_ROUTES.filter((route) => route.body).map((route) => [
       `${route.method} ${route.url.replace(/:(\w+)/g, "{$1}")}`,
       bodyFields(route.body as never),
     ]),

@@ -40,8 +40,7 @@ function errorStatuses(route: RestRoute): number[] {
     HTTP_STATUS[ErrorCode.UNAUTHORIZED],
     ...forbidden,
     ...route.domainErrors,
-    413,
-    415,
+    ...(route.body ? [413, 415] : []),
     HTTP_STATUS[ErrorCode.INTERNAL_SERVER_ERROR],
     HTTP_STATUS[ErrorCode.SERVICE_UNAVAILABLE],
   ];
@@ -62,7 +61,7 @@ export function routeSchema(route: RestRoute): FastifySchema & Record<string, un
     ...accessOf(route.operation),
     tags: [route.tag],
     ...(route.pathArg ? { params: idParam(route.pathArg) } : {}),
-    body: ref(route.body),
+    ...(route.body ? { body: ref(route.body) } : {}),
     response: {
       [route.successStatus]: response(successDescription(route.successStatus), route.response),
       ...Object.fromEntries(

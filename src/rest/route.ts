@@ -10,7 +10,7 @@ import type { BodySchema } from "./schemas";
 
 /** A route whose body has the TypeScript type `Body`, taken from its body schema (see restRoute). */
 export interface RestRoute<Body = unknown> {
-  method: "POST" | "PUT";
+  method: "POST" | "PUT" | "DELETE";
   /** Fastify syntax (":projectId"). */
   url: string;
   operation: Operation;
@@ -19,8 +19,11 @@ export interface RestRoute<Body = unknown> {
   successStatus: 200 | 201;
   /** The zod shape of the path's one id (e.g. ProjectIdArg): its name and rule give the path parameter's schema. */
   pathArg?: z.ZodObject;
-  /** Generated from the operation's zod shape; Ajv checks it before run() (types, required and unknown fields). */
-  body: BodySchema<Body>;
+  /**
+   * Generated from the operation's zod shape; Ajv checks it before run() (types, required and unknown fields). None
+   * for a route that takes no body (a DELETE).
+   */
+  body?: BodySchema<Body>;
   /** The success envelope's schema (a shared one, named by its $id). */
   response: { $id: string };
   /** Error statuses the service may answer besides 400/401/403/500 (e.g. 404, 409). */

@@ -94,6 +94,7 @@ function resourceSchema<Id extends string>(id: Id) {
 export const Project = resourceSchema("Project");
 export const Teacher = resourceSchema("Teacher");
 export const Student = resourceSchema("Student");
+export const DeletedRecord = resourceSchema("DeletedRecord");
 
 // ---- envelopes
 
@@ -159,6 +160,7 @@ const successEnvelope = <Id extends string>(id: Id, data: { $id: string }) =>
 export const ProjectEnvelope = successEnvelope("ProjectEnvelope", Project);
 export const TeacherEnvelope = successEnvelope("TeacherEnvelope", Teacher);
 export const StudentEnvelope = successEnvelope("StudentEnvelope", Student);
+export const DeletedEnvelope = successEnvelope("DeletedEnvelope", DeletedRecord);
 
 /** Every schema routes refer to by `$id`: added to the REST plugin's context, they are the document's components. */
 export const SHARED_SCHEMAS: readonly { $id: string }[] = [
@@ -172,6 +174,8 @@ export const SHARED_SCHEMAS: readonly { $id: string }[] = [
   ProjectEnvelope,
   TeacherEnvelope,
   StudentEnvelope,
+  DeletedRecord,
+  DeletedEnvelope,
   CreateProjectInput,
   AssignTeacherInput,
   UpdateProjectStatusInput,

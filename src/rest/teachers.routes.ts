@@ -1,8 +1,8 @@
-// REST routes of teachers: rename. An unknown teacher is 400, as the original interface lists no 404 here.
+// REST routes of teachers: rename (an unknown teacher is 400, as the original interface lists no 404 there) and delete.
 import { TeacherIdArg } from "../components/teachers";
 import type { RestRoute } from "./route";
 import { pathId, restRoute } from "./route";
-import { TeacherEnvelope, UpdateTeacherInput } from "./schemas";
+import { DeletedEnvelope, TeacherEnvelope, UpdateTeacherInput } from "./schemas";
 
 export const teacherRoutes: RestRoute[] = [
   restRoute({
@@ -17,5 +17,17 @@ export const teacherRoutes: RestRoute[] = [
     response: TeacherEnvelope,
     domainErrors: [],
     run: (services, params, body) => services.teachers.update(pathId(params.teacherId), body),
+  }),
+  restRoute({
+    method: "DELETE",
+    url: "/teachers/:teacherId",
+    operation: "deleteTeacher",
+    summary: "Delete a teacher no project has (role: admin)",
+    tag: "teachers",
+    successStatus: 200,
+    pathArg: TeacherIdArg,
+    response: DeletedEnvelope,
+    domainErrors: [404, 409],
+    run: (services, params) => services.teachers.delete(pathId(params.teacherId)),
   }),
 ];

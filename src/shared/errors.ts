@@ -37,6 +37,7 @@ export enum FieldErrorReason {
   STALE_REVISION = "STALE_REVISION",
   ALREADY_ASSIGNED = "ALREADY_ASSIGNED",
   CONCURRENT_CHANGE = "CONCURRENT_CHANGE",
+  IN_USE = "IN_USE",
   // the caller
   NOT_ALLOWED = "NOT_ALLOWED",
   RATE_LIMITED = "RATE_LIMITED",
@@ -78,6 +79,8 @@ export const FIELD_ERROR_REASONS: Record<FieldErrorReason, string> = {
   STALE_REVISION: "expected_revision is not the project's current revision: reload it and decide again",
   ALREADY_ASSIGNED: "The teacher is already the project's teacher",
   CONCURRENT_CHANGE: "The resource kept changing concurrently; send the request again",
+  IN_USE:
+    "The resource cannot be deleted while others refer to it (a teacher assigned to projects, archived ones included)",
   NOT_ALLOWED:
     "The caller is not authenticated, or its role (X-User-Role, the token's roles) may not run the operation",
   RATE_LIMITED: "The caller sent more requests than RATE_LIMIT_PER_MINUTE allows; retry after Retry-After seconds",

@@ -30,8 +30,9 @@ describe("field lists in the documentation", () => {
       if (match) rows.set(`${match[1]} ${match[2]}`, fieldsOf(match[3]));
     }
 
+    // Routes without a body (the deletions) have no body column.
     const expected = new Map(
-      REST_ROUTES.map((route) => [
+      REST_ROUTES.filter((route) => route.body).map((route) => [
         `${route.method} ${route.url.replace(/:(\w+)/g, "{$1}")}`,
         bodyFields(route.body as never),
       ]),

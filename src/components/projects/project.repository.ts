@@ -12,7 +12,7 @@
 // - Row rules (ACCESS_POLICY, project.access.ts) come as conditions on stored fields: reads add them to their filter,
 //   and a change adds what the caller may change to its conditional update, so the rule is decided by the same
 //   atomic step as the change.
-import type { PipelineStage, QueryFilter } from "mongoose";
+import type { ClientSession, PipelineStage, QueryFilter } from "mongoose";
 import type { Actor } from "../../auth/actor";
 import { duplicateKeyFields, isDuplicateKeyError, type IdAllocator } from "../../db/id-allocator";
 import type { CoalescedReads } from "../../db/coalesced-reads";
@@ -248,6 +248,11 @@ export class ProjectRepository {
       has_more: docs.length > bounds.limit,
       total,
     };
+  }
+
+  /** How many projects (archived ones included) have the teacher, in `session`'s transaction. */
+  async countOfTeacher(teacher_id: number, session: ClientSession): Promise<number> {
+    return this.projects.countDocuments({ teacher_id }).session(session);
   }
 
   /** Projects by id, in key order, null for missing ids (and those outside `scope`); one id is read like get(). */

@@ -55,6 +55,22 @@ export class StudentRepository {
     return doc ? toStudentRecord(doc) : null;
   }
 
+  /**
+   * Deletes the student, then compacts the collection (MongoDB's compact; on the embedded FerretDB it also leaves
+   * nothing deleted in SQLite's files: docs/database.md, "Erasure"); false when no student has that id.
+   */
+  async erase(student_id: number): Promise<boolean> {
+    return this.writes.write(async () => {
+      const gone = await this.students
+        .findOneAndDelete({ _id: idKey(student_id) })
+        .select({ _id: 1 })
+        .lean();
+      if (!gone) return false;
+      await this.students.db.db!.command({ compact: this.students.collection.collectionName });
+      return true;
+    });
+  }
+
   async get(student_id: number): Promise<StudentRecord | null> {
     const doc = await this.students.findOne({ _id: idKey(student_id) }).lean();
     return doc ? toStudentRecord(doc) : null;

@@ -6,6 +6,8 @@ import { Arg, Args, Authorized, Ctx, Info, Mutation, Query, Resolver } from "typ
 import { rolesFor } from "../../auth/access-policy";
 import { listCost } from "../../graphql/query-cost";
 import type { Context } from "../../graphql/context";
+import { DeletedPayload } from "../../graphql/payload.types";
+import type { DeletedRecord } from "../../shared/global-id";
 import { selectsField } from "../../graphql/selection";
 import { CreateStudentInput, StudentListArgs, UpdateStudentArgs } from "./student.inputs";
 import type { StudentRecord } from "./student.service";
@@ -46,5 +48,17 @@ export class StudentResolver {
   })
   updateStudent(@Args() { studentId, input }: UpdateStudentArgs, @Ctx() ctx: Context): Promise<StudentRecord> {
     return ctx.services.students.update(studentId, input);
+  }
+
+  @Authorized(rolesFor("deleteStudent"))
+  @Mutation(() => DeletedPayload, {
+    description:
+      "Erases a student (role: admin): the record and every copy of their name and email the service keeps; the id is never given again",
+  })
+  deleteStudent(
+    @Arg("studentId", () => GraphQLSafeInt, { description: "The student's student_id" }) studentId: number,
+    @Ctx() ctx: Context,
+  ): Promise<DeletedRecord> {
+    return ctx.services.students.erase(studentId);
   }
 }

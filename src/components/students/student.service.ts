@@ -5,6 +5,7 @@ import { conflict, FieldErrorReason, notFound } from "../../shared/errors";
 import { keysetWindow, toConnection, type Connection, type ConnectionRequest } from "../../shared/keyset-pagination";
 import { pageBounds, toPage, type Page, type PageRequest } from "../../shared/pagination";
 import { RecordGuard, type AnswerRules, type ReportUnanswerable } from "../../shared/record-guard";
+import { globalIdOf, type DeletedRecord } from "../../shared/global-id";
 import { validate } from "../../shared/validation";
 import { STUDENT_FIELDS } from "./student.fields";
 import type { StudentChanges, StudentRecord, StudentRepository } from "./student.repository";
@@ -55,6 +56,17 @@ export class StudentService {
     const student = await this.students.update(student_id, set);
     if (!student) throw notFound(`student ${student_id} does not exist`, "studentId");
     return this.guard.one(student);
+  }
+
+  /**
+   * Erases a student (a person's right to erasure): the record is deleted and the collection compacted, so that no
+   * copy of the name or email stays in the database's files (docs/operations.md says what backups and MongoDB keep).
+   * Ids come from a counter that never goes back: the id is never given again. NOT_FOUND when none has that id.
+   */
+  async erase(studentId: number): Promise<DeletedRecord> {
+    const { studentId: student_id } = validate(StudentIdArg, { studentId });
+    if (!(await this.students.erase(student_id))) throw notFound(`student ${student_id} does not exist`, "studentId");
+    return { id: globalIdOf("Student", student_id) };
   }
 
   async get(studentId: number): Promise<StudentRecord | null> {

@@ -1,6 +1,7 @@
 // Data access of teachers: the only module that touches the Teacher model; returns plain records. Point reads and
 // writes go by the string `_id` (db/id-key.ts).
 import type { IdAllocator } from "../../db/id-allocator";
+import type { ClientSession } from "mongoose";
 import type { Transactions } from "../../db/transactions";
 import { idKey } from "../../db/id-key";
 import { readKeysetPage } from "../../db/keyset";
@@ -26,8 +27,24 @@ export class TeacherRepository {
     private readonly teachers: TeacherModel,
     private readonly ids: IdAllocator,
     /** Writes take their turn with the transactions of the process (db/write-turns.ts). */
-    private readonly writes: Pick<Transactions, "write">,
+    private readonly writes: Transactions,
   ) {}
+
+  /**
+   * Deletes the teacher in one transaction with `refuse`, which is given the transaction's session after the delete
+   * (so the gate is taken first on the embedded database) and may throw to keep the teacher (the transaction is then
+   * aborted). False when no teacher has that id.
+   */
+  async delete(teacher_id: number, refuse: (session: ClientSession) => Promise<void>): Promise<boolean> {
+    return this.writes.run(async (session) => {
+      const gone = await this.teachers
+        .findOneAndDelete({ _id: idKey(teacher_id) }, { session })
+        .select({ _id: 1 })
+        .lean();
+      if (gone) await refuse(session);
+      return !!gone;
+    });
+  }
 
   async create(teacher_name: string): Promise<TeacherRecord> {
     const doc = await this.writes.write(() =>

@@ -5,6 +5,8 @@ import { Arg, Args, Authorized, Ctx, Info, Int, Mutation, Query, Resolver } from
 import { rolesFor } from "../../auth/access-policy";
 import type { Context } from "../../graphql/context";
 import { PageArgs } from "../../graphql/page.types";
+import { DeletedPayload } from "../../graphql/payload.types";
+import type { DeletedRecord } from "../../shared/global-id";
 import { listCost } from "../../graphql/query-cost";
 import { selectsField } from "../../graphql/selection";
 import { CreateTeacherInput, UpdateTeacherArgs } from "./teacher.inputs";
@@ -47,5 +49,19 @@ export class TeacherResolver {
     const teacher = await ctx.services.teachers.update(teacherId, input);
     ctx.loaders.teacherById.clear(teacher.teacher_id).prime(teacher.teacher_id, teacher);
     return teacher;
+  }
+
+  @Authorized(rolesFor("deleteTeacher"))
+  @Mutation(() => DeletedPayload, {
+    description:
+      "Deletes a teacher (role: admin); CONFLICT, reason IN_USE, while any project has the teacher (archived ones too)",
+  })
+  async deleteTeacher(
+    @Arg("teacherId", () => Int, { description: "The teacher's teacher_id" }) teacherId: number,
+    @Ctx() ctx: Context,
+  ): Promise<DeletedRecord> {
+    const deleted = await ctx.services.teachers.delete(teacherId);
+    ctx.loaders.teacherById.clear(teacherId);
+    return deleted;
   }
 }

@@ -1,7 +1,9 @@
 // Teacher use cases: create, rename, read and list. The rules live here; teacher.repository.ts stores and returns
 // plain records.
 import { answerRulesOf } from "../../db/answer-rules";
-import { badRequest, FieldErrorReason } from "../../shared/errors";
+import type { ClientSession } from "mongoose";
+import { badRequest, conflict, FieldErrorReason, notFound } from "../../shared/errors";
+import { globalIdOf, type DeletedRecord } from "../../shared/global-id";
 import { keysetWindow, toConnection, type Connection, type ConnectionRequest } from "../../shared/keyset-pagination";
 import { pageBounds, toPage, type Page, type PageRequest } from "../../shared/pagination";
 import { RecordGuard, type AnswerRules, type ReportUnanswerable } from "../../shared/record-guard";
@@ -40,6 +42,12 @@ export interface TeacherJoin {
 /** What the output type of each returned field needs (see shared/record-guard.ts). */
 export const TEACHER_ANSWER_RULES: AnswerRules<TeacherRecord> = answerRulesOf(TEACHER_FIELDS);
 
+/**
+ * How many records of other components refer to a teacher (projects, archived ones included), read in the deleting
+ * transaction's session. Given by the composition root: teachers know no other component.
+ */
+export type TeacherUses = (teacherId: number, session: ClientSession) => Promise<number>;
+
 export class TeacherService {
   private readonly guard: RecordGuard<TeacherRecord>;
 
@@ -54,6 +62,7 @@ export class TeacherService {
   constructor(
     private readonly teachers: TeacherRepository,
     report: ReportUnanswerable,
+    private readonly uses: TeacherUses = async () => 0,
   ) {
     this.guard = new RecordGuard("teachers", "teacher_id", TEACHER_ANSWER_RULES, report);
     // Whether a teacher read with TEACHER_RELATION_FIELDS can be answered (reported when not).
@@ -70,6 +79,27 @@ export class TeacherService {
   async create(input: CreateTeacherValues): Promise<TeacherRecord> {
     const { teacher_name } = validate(CreateTeacherSchema, input);
     return this.teachers.create(teacher_name);
+  }
+
+  /**
+   * Deletes a teacher (admin): CONFLICT, reason IN_USE with the count, while any project has the teacher; the count
+   * is read in the deleting transaction, after its delete, so a change committed before it is counted. NOT_FOUND for
+   * an unknown teacher.
+   */
+  async delete(teacherId: number): Promise<DeletedRecord> {
+    const { teacherId: teacher_id } = validate(TeacherIdArg, { teacherId });
+    const deleted = await this.teachers.delete(teacher_id, async (session) => {
+      const projects = await this.uses(teacher_id, session);
+      if (projects > 0) {
+        throw conflict(
+          `teacher ${teacher_id} is the teacher of ${projects} project${projects === 1 ? "" : "s"} (archived ones included): assign them another teacher first`,
+          "teacherId",
+          FieldErrorReason.IN_USE,
+        );
+      }
+    });
+    if (!deleted) throw notFound(`teacher ${teacher_id} does not exist`, "teacherId");
+    return { id: globalIdOf("Teacher", teacher_id) };
   }
 
   /** Renames a teacher. An unknown teacher is BAD_REQUEST: the original interface lists no not-found here. */

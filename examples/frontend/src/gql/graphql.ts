@@ -59,6 +59,8 @@ export type FieldErrorReason =
   | 'INVALID_DATE'
   /** A value is not written the way its field needs (an e-mail address, an http(s) URL, a whole number in a path) */
   | 'INVALID_FORMAT'
+  /** The resource cannot be deleted while others refer to it (a teacher assigned to projects, archived ones included) */
+  | 'IN_USE'
   /** A limit of one connection was reached (SUBSCRIPTIONS_PER_CONNECTION) */
   | 'LIMIT_EXCEEDED'
   /** The request itself is malformed: JSON that does not parse, an empty JSON body, broken HTTP framing, a bad URL, a malformed documentId, a persisted query whose sha256Hash does not match its query */
