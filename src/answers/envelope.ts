@@ -13,6 +13,7 @@ export const SUCCESS_MESSAGES: Record<Operation, string> = {
   updateStudent: "Student updated",
   createTeacher: "Teacher created",
   createStudent: "Student created",
+  redeliverWebhook: "Webhook delivery scheduled again",
 };
 
 /** A mutation's payload. */

@@ -25,6 +25,8 @@ const MUTATION_RULES = {
   updateStudent: { roles: ["teacher", "admin"], wrongRole: ErrorCode.FORBIDDEN },
   createTeacher: { roles: ["admin"], wrongRole: ErrorCode.FORBIDDEN },
   createStudent: { roles: ["teacher", "admin"], wrongRole: ErrorCode.FORBIDDEN },
+  // Webhooks (WEBHOOKS): sending a delivery again.
+  redeliverWebhook: { roles: ["admin"], wrongRole: ErrorCode.FORBIDDEN },
 } as const satisfies Record<string, AccessRule>;
 
 /** Queries: students' personal data (names, emails) is for teachers and admins; the rest for any caller. */
@@ -43,6 +45,8 @@ const QUERY_RULES = {
   // Student node is null for a student.
   node: ANY_CALLER,
   nodes: ANY_CALLER,
+  // Webhook deliveries: which systems got which changes, for admins.
+  webhookDeliveries: { roles: ["admin"], wrongRole: ErrorCode.FORBIDDEN },
 } as const satisfies Record<string, AccessRule>;
 
 /** Subscriptions (live updates of projects): any caller who may read projects. */
