@@ -55,6 +55,8 @@ export interface WebhookDispatcherOptions {
 const BATCH = 100;
 /** Attempts of one endpoint running at once (each of another project). */
 const CONCURRENCY = 8;
+/** How long a stop waits for the attempts under way to end. */
+const STOP_WAIT_MS = 5_000;
 /** How often finished deliveries past their retention are removed. */
 const RETENTION_SWEEP_MS = 60 * 60_000;
 
@@ -77,6 +79,7 @@ class EndpointWorker {
   private cursor = 0;
   off = false;
   private readonly inFlight = new Set<string>();
+  private readonly attempts = new Set<Promise<void>>();
   /** Storing deliveries and ending them, one after the other. */
   private serial: Promise<unknown> = Promise.resolve();
 
@@ -108,8 +111,17 @@ class EndpointWorker {
     clearTimeout(this.timer);
   }
 
-  /** Gives the lease up when no attempt runs (else it runs out by itself, after the attempt's 10 s at most). */
-  async release(): Promise<void> {
+  /**
+   * Waits up to `ms` for the attempts under way to be recorded, then gives the lease up when none runs any more
+   * (else it runs out by itself, after the attempt's 10 s at most).
+   */
+  async release(ms: number): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      Promise.allSettled([...this.attempts]),
+      new Promise((resolve) => (timer = setTimeout(resolve, ms))),
+    ]);
+    clearTimeout(timer);
     if (this.leaseUntil > 0 && this.inFlight.size === 0)
       await this.repository.releaseLease(this.endpoint.id, this.owner);
   }
@@ -240,10 +252,12 @@ class EndpointWorker {
       if (due > now) return Math.min(pollMs, due - now);
       if (this.inFlight.size >= CONCURRENCY) return pollMs;
       this.inFlight.add(doc._id);
-      void this.attempt(doc).finally(() => {
+      const running: Promise<void> = this.attempt(doc).finally(() => {
         this.inFlight.delete(doc._id);
+        this.attempts.delete(running);
         this.wake();
       });
+      this.attempts.add(running);
     }
     return pollMs;
   }
@@ -368,6 +382,7 @@ export class WebhookDispatcher {
     this.stopCommitListener?.();
     clearInterval(this.sweepTimer);
     for (const worker of this.workers) worker.stop();
-    await Promise.all(this.workers.map((w) => w.release().catch(() => undefined)));
+    // Within the shutdown's 10 s: an attempt answered meanwhile is recorded, not tried again by the next holder.
+    await Promise.all(this.workers.map((w) => w.release(STOP_WAIT_MS).catch(() => undefined)));
   }
 }
