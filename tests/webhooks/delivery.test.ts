@@ -337,8 +337,8 @@ describe("webhooks: seeing and redoing (admin)", () => {
     expect(all.map((d) => [d.endpoint, d.revision])).toEqual([
       ["pages", 3],
       ["pages", 2],
-      ["other", 1],
       ["pages", 1],
+      ["other", 1],
     ]);
     const page1 = await t.gql(WebhookDeliveriesDocument, { endpoint: "pages", first: 2 }, ADMIN);
     expect(page1.data!.webhookDeliveries).toMatchObject({ totalCount: 3, pageInfo: { hasNextPage: true } });

@@ -26,7 +26,7 @@ import { matchesProjectWhere } from "../projects";
 import { EVENT_OF_OPERATION, type WebhookEndpoint, type WebhookEvent } from "./webhook.config";
 import type { WebhookDeliveryDoc } from "./webhook.model";
 import { deliveryBody, deliveryId } from "./webhook.payload";
-import type { WebhookRepository } from "./webhook.repository";
+import { listKey, type WebhookRepository } from "./webhook.repository";
 import { nextAttemptAt, retryAfterMs } from "./webhook.schedule";
 import { sendAttempt, type AttemptResult } from "./webhook.sender";
 import { signDelivery } from "./webhook.signing";
@@ -227,6 +227,7 @@ class EndpointWorker {
           finished_at: null,
           redelivered: false,
           body: deliveryBody(event, committed),
+          list_key: listKey(committed.seq, this.endpoint.id),
         };
       });
       await this.repository.insert(docs);

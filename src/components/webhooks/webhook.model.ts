@@ -50,6 +50,8 @@ export interface WebhookDeliveryDoc {
   redelivered: boolean;
   /** The request body, exactly as signed. */
   body: string;
+  /** listKey(seq, endpoint): the order of webhookDeliveries over every endpoint, newest first. */
+  list_key: string;
 }
 
 const endpointSchema = new Schema<WebhookEndpointDoc>(
@@ -84,6 +86,7 @@ const deliverySchema = new Schema<WebhookDeliveryDoc>(
     finished_at: { type: Date, default: null },
     redelivered: { type: Boolean, default: false },
     body: { type: String, required: true },
+    list_key: { type: String, required: true },
   },
   { collection: "webhook_deliveries", versionKey: false, autoIndex: false, minimize: false },
 );
@@ -92,8 +95,10 @@ deliverySchema.index({ endpoint: 1, status: 1, next_attempt_at: 1 });
 // A project's pending deliveries to an endpoint in log order (the next one to schedule).
 deliverySchema.index({ endpoint: 1, project_id: 1, status: 1, seq: 1 });
 // webhookDeliveries: newest first, for one endpoint or all.
-deliverySchema.index({ seq: -1, endpoint: 1 });
+deliverySchema.index({ list_key: -1 });
+deliverySchema.index({ status: 1, list_key: -1 });
 deliverySchema.index({ endpoint: 1, seq: -1 });
+deliverySchema.index({ endpoint: 1, status: 1, seq: -1 });
 // Retention: finished ones by when they finished.
 deliverySchema.index({ finished_at: 1 });
 

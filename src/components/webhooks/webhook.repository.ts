@@ -30,6 +30,9 @@ export interface DeliveryPosition {
 
 const DUPLICATE_KEY = 11000;
 
+/** The order of the list of every endpoint's deliveries as one indexed key: position (zero-padded), then endpoint. */
+export const listKey = (seq: number, endpoint: string): string => `${String(seq).padStart(16, "0")}:${endpoint}`;
+
 function isDuplicateOnly(err: unknown): boolean {
   const e = err as { code?: number; writeErrors?: { code?: number }[] } | null;
   if (!e) return false;
@@ -203,17 +206,18 @@ export class WebhookRepository {
     );
   }
 
-  /** Up to `limit` deliveries matching `filter` after `after`, newest first (log position, then endpoint). */
+  /** Up to `limit` deliveries matching `filter` after `after`, newest first (log position, then endpoint, descending). */
   list(filter: DeliveryFilter, limit: number, after?: DeliveryPosition): Promise<WebhookDeliveryDoc[]> {
     const query: Record<string, unknown> = {};
     if (filter.endpoint !== undefined) query.endpoint = filter.endpoint;
     if (filter.status !== undefined) query.status = filter.status;
-    if (after) query.$or = [{ seq: { $lt: after.seq } }, { seq: after.seq, endpoint: { $gt: after.endpoint } }];
-    return this.deliveries
-      .find(query, { body: 0 })
-      .sort({ seq: -1, endpoint: 1 })
-      .limit(limit)
-      .lean<WebhookDeliveryDoc[]>();
+    // One endpoint's deliveries have distinct positions: its list is ordered by seq alone (an index on endpoint, seq).
+    if (filter.endpoint !== undefined) {
+      if (after) query.seq = filter.endpoint < after.endpoint ? { $lte: after.seq } : { $lt: after.seq };
+      return this.deliveries.find(query, { body: 0 }).sort({ seq: -1 }).limit(limit).lean<WebhookDeliveryDoc[]>();
+    }
+    if (after) query.list_key = { $lt: listKey(after.seq, after.endpoint) };
+    return this.deliveries.find(query, { body: 0 }).sort({ list_key: -1 }).limit(limit).lean<WebhookDeliveryDoc[]>();
   }
 
   count(filter: DeliveryFilter): Promise<number> {

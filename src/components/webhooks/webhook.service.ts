@@ -83,7 +83,7 @@ export class WebhookService {
     this.nudge = nudge;
   }
 
-  /** Deliveries, newest first (by change log position, then endpoint), filtered by endpoint and status. */
+  /** Deliveries, newest first (by change log position, then endpoint, descending), filtered by endpoint and status. */
   async deliveries(
     args: WebhookDeliveriesArgs,
     options: { total: boolean },
