@@ -5,6 +5,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
 import { appErrorHandler, appNotFoundHandler } from "./answers/http-fallback";
 import { createAuthenticator } from "./auth/authenticator";
 import type { ProjectAccessPolicy, StatusWorkflow } from "./components/projects";
+import type { WebhooksFile } from "./components/webhooks";
 import type { Config } from "./config";
 import type { Database } from "./persistence";
 import { formatGraphqlError } from "./answers/graphql-error";
@@ -36,7 +37,7 @@ export const BODY_LIMIT_BYTES = 1024 * 1024;
 
 /** The part of the service's configuration the app reads (tests and the bench build one with the same fields). */
 export type AppConfig = Pick<
-  Config<StatusWorkflow, ProjectAccessPolicy>,
+  Config<StatusWorkflow, ProjectAccessPolicy, WebhooksFile>,
   | "auth"
   | "statusWorkflow"
   | "accessPolicy"
@@ -52,6 +53,11 @@ export type AppConfig = Pick<
   | "trustedDocumentsOnly"
   | "federation"
   | "redisUrl"
+  | "webhooks"
+  | "webhooksAllowPrivate"
+  | "webhooksRetentionDays"
+  | "webhooksRetryScale"
+  | "webhooksLeaseMs"
 >;
 
 export interface AppOptions {
@@ -86,12 +92,20 @@ export async function createApp({ config, logger, db, supervisor }: AppOptions):
   registerPreflightCheck(app);
   await app.register(fastifyCors, corsOptions(config));
 
-  const services = createServices(db, config.statusWorkflow, logger, config.subscriptionPollMs, config.accessPolicy);
+  const metrics = new Metrics();
+  const services = createServices(db, config.statusWorkflow, logger, config.subscriptionPollMs, config.accessPolicy, {
+    file: config.webhooks,
+    allowPrivate: config.webhooksAllowPrivate,
+    retentionDays: config.webhooksRetentionDays,
+    retryScale: config.webhooksRetryScale,
+    leaseMs: config.webhooksLeaseMs,
+    onOutcome: (endpoint, outcome) => metrics.webhookDeliveries.inc({ endpoint, outcome }),
+  });
   // Row rules name claims: in header mode they come in X-User-Claims, read only when there are rules.
   const authenticator = createAuthenticator(config.auth, { claimsHeader: config.accessPolicy !== undefined });
-  const metrics = new Metrics();
   const stopObservingDb = metrics.observeDatabase(db.connection.getClient(), db.writes);
   if (supervisor) metrics.observeEmbeddedDatabase(supervisor);
+  metrics.observeWebhooks(() => services.webhooks.health());
   // REDIS_URL: rate limits and automatic persisted queries shared by every instance (each falls back to its own).
   const shared = config.redisUrl
     ? await openSharedState(config.redisUrl, { logger, onError: () => metrics.redisErrors.inc() })
@@ -113,7 +127,10 @@ export async function createApp({ config, logger, db, supervisor }: AppOptions):
     documentCache: shared?.documentCache,
   });
   await apollo.start();
+  // Before the first request: every endpoint's cursor exists, so no change committed from now on is missed.
+  await services.webhookDispatcher?.start();
   app.addHook("onClose", async () => {
+    await services.webhookDispatcher?.stop();
     await apollo.stop();
     services.projectChanges.stop();
     stopObservingDb();

@@ -31,7 +31,7 @@ export type AuthConfig =
     };
 
 /** Parsers of the files variables name, each the format of the component that reads it. */
-export interface ConfigFileFormats<Workflow, Policy = unknown> {
+export interface ConfigFileFormats<Workflow, Policy = unknown, Hooks = unknown> {
   /** PROJECT_STATUS_WORKFLOW (the projects component's parseStatusWorkflow); throws Error with a one-line reason. */
   statusWorkflow(text: string): Workflow;
   /**
@@ -39,13 +39,18 @@ export interface ConfigFileFormats<Workflow, Policy = unknown> {
    * Tools that serve no request (db:check, db:backup, token…) leave it out, and the variable is not read.
    */
   accessPolicy?(text: string): Policy;
+  /**
+   * WEBHOOKS (the webhooks component's parseWebhooksFile); throws Error with a one-line reason naming the place, never
+   * a secret. Tools that deliver nothing leave it out, and the variable is not read.
+   */
+  webhooks?(text: string, options: { allowPrivate: boolean }): Hooks;
 }
 
 /**
  * The service's configuration; `Workflow` is what ConfigFileFormats.statusWorkflow makes of the workflow file,
  * `Policy` what ConfigFileFormats.accessPolicy makes of the row rules.
  */
-export interface Config<Workflow = unknown, Policy = unknown> {
+export interface Config<Workflow = unknown, Policy = unknown, Hooks = unknown> {
   port: number;
   host: string;
   mongodbUri?: string;
@@ -88,6 +93,17 @@ export interface Config<Workflow = unknown, Policy = unknown> {
   federation: boolean;
   /** REDIS_URL: where instances share rate limits and automatic persisted queries; unset: each keeps its own. */
   redisUrl?: string;
+  /** WEBHOOKS's endpoints; undefined when it is unset (no webhooks). */
+  webhooks?: Hooks;
+  webhooksPath?: string;
+  /** WEBHOOKS_ALLOW_PRIVATE: endpoints may be http and resolve to loopback or private addresses. */
+  webhooksAllowPrivate: boolean;
+  /** WEBHOOKS_RETENTION_DAYS: how long a delivered or failed delivery stays stored. */
+  webhooksRetentionDays: number;
+  /** WEBHOOKS_RETRY_SCALE: the factor on every wait of the retry schedule (1: as documented). */
+  webhooksRetryScale: number;
+  /** WEBHOOKS_LEASE_MS: how long an instance holds an endpoint's deliveries without renewing (then another takes over). */
+  webhooksLeaseMs: number;
 }
 
 /** A redis:// or rediss:// (TLS) URL naming a host. */
@@ -116,6 +132,20 @@ const TRACING_VARIABLES = {
   }),
   OTEL_SERVICE_NAME: optionalString,
 };
+
+/** A decimal factor in (0, 1000]; 1 when unset or empty. */
+const scaleFactor = z
+  .string()
+  .optional()
+  .transform((v, ctx) => {
+    if (v === undefined || v.trim() === "") return 1;
+    const n = Number(v.trim());
+    if (!/^\d+(\.\d+)?(e-?\d+)?$/i.test(v.trim()) || !(n > 0) || n > 1000) {
+      ctx.addIssue({ code: "custom", message: "accepts a factor above 0 and at most 1000, such as 1 or 0.001" });
+      return z.NEVER;
+    }
+    return n;
+  });
 
 /** Every variable the service reads, with its rule. */
 export const SERVICE_VARIABLES = z.object({
@@ -178,16 +208,21 @@ export const SERVICE_VARIABLES = z.object({
     }),
     "uri",
   ),
+  WEBHOOKS: optionalString,
+  WEBHOOKS_ALLOW_PRIVATE: optionalBoolean,
+  WEBHOOKS_RETENTION_DAYS: wholeNumber(14, 1, 3650),
+  WEBHOOKS_RETRY_SCALE: scaleFactor,
+  WEBHOOKS_LEASE_MS: wholeNumber(10_000, 1000, 600_000),
 });
 
 /**
  * Reads and validates the configuration; throws ConfigError with one line on the first bad variable, or on a file
  * that cannot be read or that `formats` refuses.
  */
-export function loadConfig<Workflow, Policy = unknown>(
+export function loadConfig<Workflow, Policy = unknown, Hooks = unknown>(
   env: NodeJS.ProcessEnv,
-  formats: ConfigFileFormats<Workflow, Policy>,
-): Config<Workflow, Policy> {
+  formats: ConfigFileFormats<Workflow, Policy, Hooks>,
+): Config<Workflow, Policy, Hooks> {
   const e = parseEnv(SERVICE_VARIABLES, env);
   const production = e.NODE_ENV === "production";
 
@@ -244,6 +279,17 @@ export function loadConfig<Workflow, Policy = unknown>(
     );
   }
 
+  const webhooksAllowPrivate = e.WEBHOOKS_ALLOW_PRIVATE ?? !production;
+  let webhooks: Hooks | undefined;
+  let webhooksPath: string | undefined;
+  if (e.WEBHOOKS && formats.webhooks) {
+    const parse = formats.webhooks;
+    webhooksPath = path.resolve(e.WEBHOOKS);
+    webhooks = readConfigFile("WEBHOOKS", e.WEBHOOKS, webhooksPath, (text) =>
+      parse(text, { allowPrivate: webhooksAllowPrivate }),
+    );
+  }
+
   return {
     port: e.PORT,
     host: e.HOST ?? (production ? "0.0.0.0" : "127.0.0.1"),
@@ -272,6 +318,12 @@ export function loadConfig<Workflow, Policy = unknown>(
     trustedDocumentsOnly: trustedDocuments !== undefined && (e.TRUSTED_DOCUMENTS_ONLY ?? true),
     federation: e.FEDERATION ?? false,
     redisUrl: e.REDIS_URL,
+    webhooks,
+    webhooksPath,
+    webhooksAllowPrivate,
+    webhooksRetentionDays: e.WEBHOOKS_RETENTION_DAYS,
+    webhooksRetryScale: e.WEBHOOKS_RETRY_SCALE,
+    webhooksLeaseMs: e.WEBHOOKS_LEASE_MS,
   };
 }
 
@@ -301,9 +353,9 @@ export function loadTracingConfig(env: NodeJS.ProcessEnv): TracingConfig {
 }
 
 /** For entry points: the configuration, or one line on stderr and exit code 1. */
-export function loadConfigOrExit<Workflow, Policy = unknown>(
-  formats: ConfigFileFormats<Workflow, Policy>,
-): Config<Workflow, Policy> {
+export function loadConfigOrExit<Workflow, Policy = unknown, Hooks = unknown>(
+  formats: ConfigFileFormats<Workflow, Policy, Hooks>,
+): Config<Workflow, Policy, Hooks> {
   try {
     return loadConfig(process.env, formats);
   } catch (err) {

@@ -9,6 +9,7 @@ import path from "node:path";
 import "reflect-metadata";
 import { createApp } from "./app";
 import { parseAccessPolicy, parseStatusWorkflow } from "./components/projects";
+import { parseWebhooksFile } from "./components/webhooks";
 import { loadConfigOrExit } from "./config";
 import { openConfiguredDatabase, type ConfiguredDatabase } from "./db/configured-database";
 import { APP_SCHEMA, type AppModels } from "./persistence";
@@ -20,7 +21,11 @@ import { STARTED_FROM, type StartedFrom } from "./start-bundle";
 const SHUTDOWN_TIMEOUT_MS = 10_000;
 
 async function main(): Promise<void> {
-  const config = loadConfigOrExit({ statusWorkflow: parseStatusWorkflow, accessPolicy: parseAccessPolicy });
+  const config = loadConfigOrExit({
+    statusWorkflow: parseStatusWorkflow,
+    accessPolicy: parseAccessPolicy,
+    webhooks: parseWebhooksFile,
+  });
   const logger = createLogger({ level: config.logLevel, production: config.production });
   if (config.auth.mode === "header") {
     logger.warn(
@@ -28,6 +33,11 @@ async function main(): Promise<void> {
     );
   }
   if (config.accessPolicyPath) logger.info(`Row rules for projects from ACCESS_POLICY (${config.accessPolicyPath})`);
+  if (config.webhooks) {
+    logger.info(
+      `Webhooks: ${config.webhooks.endpoints.length} endpoint(s) from WEBHOOKS (${config.webhooksPath})${config.webhooksAllowPrivate ? "; private addresses and http allowed (WEBHOOKS_ALLOW_PRIVATE)" : ""}`,
+    );
+  }
 
   let database: ConfiguredDatabase<AppModels> | undefined;
   try {

@@ -16,6 +16,12 @@ import {
 import { createStudentModel, type StudentModel } from "./components/students/persistence";
 import { createTeacherModel, type TeacherModel } from "./components/teachers/persistence";
 import {
+  createWebhookDeliveryModel,
+  createWebhookEndpointModel,
+  type WebhookDeliveryModel,
+  type WebhookEndpointModel,
+} from "./components/webhooks/persistence";
+import {
   connectDatabase,
   type Database as DatabaseOf,
   type DatabaseSchema,
@@ -30,6 +36,10 @@ export interface AppModels {
   ProjectRevision: ProjectRevisionModel;
   Teacher: TeacherModel;
   Student: StudentModel;
+  /** Webhooks: each endpoint's cursor in the change log, lease and off state (webhook_endpoints). */
+  WebhookEndpoint: WebhookEndpointModel;
+  /** Webhooks: the deliveries of selected changes, with their attempts (webhook_deliveries). */
+  WebhookDelivery: WebhookDeliveryModel;
 }
 
 export type Database = DatabaseOf<AppModels>;
@@ -42,6 +52,8 @@ export const APP_SCHEMA: DatabaseSchema<AppModels> = {
     ProjectRevision: createProjectRevisionModel(connection),
     Teacher: createTeacherModel(connection),
     Student: createStudentModel(connection),
+    WebhookEndpoint: createWebhookEndpointModel(connection),
+    WebhookDelivery: createWebhookDeliveryModel(connection),
   }),
   // project_revisions is only read, once, by the migration: it is not created where it does not exist.
   readOnly: ["ProjectRevision"],

@@ -10,6 +10,13 @@ import { StudentService } from "./components/students";
 import { StudentRepository } from "./components/students/persistence";
 import { TeacherService } from "./components/teachers";
 import { TeacherRepository } from "./components/teachers/persistence";
+import {
+  WebhookDispatcher,
+  WebhookService,
+  type WebhookDispatcherOptions,
+  type WebhooksFile,
+} from "./components/webhooks";
+import { WebhookRepository } from "./components/webhooks/persistence";
 import { changeLogOf, type Database } from "./persistence";
 import type { Logger } from "./logger";
 import type { UnanswerableRecord } from "./shared/record-guard";
@@ -20,6 +27,15 @@ export interface Services {
   students: StudentService;
   /** Live updates of projects: this instance's reader of the change log (stop it when the app closes). */
   projectChanges: ProjectChangeFeed;
+  /** Webhook deliveries as admins see and redo them. */
+  webhooks: WebhookService;
+  /** Delivers the change log to WEBHOOKS's endpoints; undefined without endpoints (start it, stop it with the app). */
+  webhookDispatcher?: WebhookDispatcher;
+}
+
+/** What the webhooks of one app instance run with (WEBHOOKS and its variables). */
+export interface WebhookSettings extends Omit<WebhookDispatcherOptions, "endpoints" | "logger" | "pollMs"> {
+  file?: WebhooksFile;
 }
 
 /** SUBSCRIPTION_POLL_MS's default, for services built outside the app (scripts, tests), which start no feed. */
@@ -37,6 +53,7 @@ export function createServices(
   logger: Logger,
   subscriptionPollMs = DEFAULT_POLL_MS,
   accessPolicy?: ProjectAccessPolicy,
+  webhooks?: WebhookSettings,
 ): Services {
   const report = (problem: UnanswerableRecord) =>
     logger.warn(
@@ -51,7 +68,27 @@ export function createServices(
     (teacherId, session) => projectRepository.countOfTeacher(teacherId, session),
   );
   const projects = new ProjectService(projectRepository, teachers, workflow, report, accessPolicy);
+  const endpoints = webhooks?.file?.endpoints ?? [];
+  const webhookRepository = new WebhookRepository(
+    db.models.WebhookEndpoint,
+    db.models.WebhookDelivery,
+    db.transactions,
+  );
+  const webhookService = new WebhookService(webhookRepository, endpoints);
+  let webhookDispatcher: WebhookDispatcher | undefined;
+  if (webhooks && endpoints.length > 0) {
+    webhookDispatcher = new WebhookDispatcher(webhookRepository, changeLog, {
+      ...webhooks,
+      endpoints,
+      pollMs: subscriptionPollMs,
+      logger,
+    });
+    const dispatcher = webhookDispatcher;
+    webhookService.onRedeliver(() => dispatcher.nudge());
+  }
   return {
+    webhooks: webhookService,
+    webhookDispatcher,
     teachers,
     students: new StudentService(new StudentRepository(db.models.Student, db.ids, db.transactions), report),
     projects,

@@ -15,6 +15,7 @@ export const SUCCESS_MESSAGES: Record<Operation, string> = {
   createStudent: "Student created",
   deleteTeacher: "Teacher deleted",
   deleteStudent: "Student erased: no copy of their name or email is kept",
+  redeliverWebhook: "Webhook delivery scheduled again",
 };
 
 /** A mutation's payload. */

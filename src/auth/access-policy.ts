@@ -27,6 +27,8 @@ const MUTATION_RULES = {
   createStudent: { roles: ["teacher", "admin"], wrongRole: ErrorCode.FORBIDDEN },
   deleteTeacher: { roles: ["admin"], wrongRole: ErrorCode.FORBIDDEN },
   deleteStudent: { roles: ["admin"], wrongRole: ErrorCode.FORBIDDEN },
+  // Webhooks (WEBHOOKS): sending a delivery again.
+  redeliverWebhook: { roles: ["admin"], wrongRole: ErrorCode.FORBIDDEN },
 } as const satisfies Record<string, AccessRule>;
 
 /** Queries: students' personal data (names, emails) is for teachers and admins; the rest for any caller. */
@@ -45,6 +47,8 @@ const QUERY_RULES = {
   // Student node is null for a student.
   node: ANY_CALLER,
   nodes: ANY_CALLER,
+  // Webhook deliveries: which systems got which changes, for admins.
+  webhookDeliveries: { roles: ["admin"], wrongRole: ErrorCode.FORBIDDEN },
 } as const satisfies Record<string, AccessRule>;
 
 /** Subscriptions (live updates of projects): any caller who may read projects. */

@@ -23,6 +23,7 @@ import {
 } from "../components/projects/graphql";
 import { StudentConnectionResolver, StudentResolver } from "../components/students/graphql";
 import { TeacherConnectionResolver, TeacherResolver } from "../components/teachers/graphql";
+import { WebhookResolver } from "../components/webhooks/graphql";
 import { REPO_ROOT } from "../shared/package-root";
 import { assertRootFieldRules, authChecker, type ResolverClass } from "./auth-checker";
 import { callFieldResolversAsWritten } from "./direct-field-resolvers";
@@ -51,6 +52,8 @@ export const RESOLVERS = [
   TeacherConnectionResolver,
   StudentConnectionResolver,
   TeacherProjectsConnectionResolver,
+  // Webhook deliveries (admin).
+  WebhookResolver,
 ] as const;
 
 /**

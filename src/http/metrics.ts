@@ -63,8 +63,56 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  readonly webhookDeliveries = new Counter({
+    name: "webhook_deliveries_total",
+    help: "Webhook delivery attempts by endpoint and outcome: delivered (2xx), retried (failed, tried again later), failed (its last attempt failed), gone (410: the endpoint is turned off), refused (an address WEBHOOKS_ALLOW_PRIVATE=false does not call)",
+    labelNames: ["endpoint", "outcome"] as const,
+    registers: [this.registry],
+  });
+
+  private webhookHealth?: () => Promise<{ endpoint: string; oldestPendingSeconds: number; off: boolean }[]>;
+  /** One read of the webhooks' health per scrape, shared by the gauges (prom-client collects them at once). */
+  private webhookScrape?: { at: number; health: ReturnType<NonNullable<Metrics["webhookHealth"]>> };
+
+  private scrapeWebhooks(): ReturnType<NonNullable<Metrics["webhookHealth"]>> {
+    const now = Date.now();
+    if (!this.webhookScrape || now - this.webhookScrape.at > 500) {
+      this.webhookScrape = { at: now, health: this.webhookHealth?.() ?? Promise.resolve([]) };
+    }
+    return this.webhookScrape.health;
+  }
+
+  readonly webhookOldestPending = new Gauge({
+    name: "webhook_oldest_pending_seconds",
+    help: "Age of the oldest pending webhook delivery of each endpoint (0: none pending)",
+    labelNames: ["endpoint"] as const,
+    registers: [this.registry],
+    collect: async () => {
+      for (const entry of await this.scrapeWebhooks()) {
+        this.webhookOldestPending.set({ endpoint: entry.endpoint }, entry.oldestPendingSeconds);
+      }
+    },
+  });
+
+  readonly webhookEndpointOff = new Gauge({
+    name: "webhook_endpoint_off",
+    help: "1 while a webhook endpoint is turned off by a 410 Gone (until WEBHOOKS names it with another URL), else 0",
+    labelNames: ["endpoint"] as const,
+    registers: [this.registry],
+    collect: async () => {
+      for (const entry of await this.scrapeWebhooks()) {
+        this.webhookEndpointOff.set({ endpoint: entry.endpoint }, entry.off ? 1 : 0);
+      }
+    },
+  });
+
   constructor() {
     collectDefaultMetrics({ register: this.registry });
+  }
+
+  /** Reads the webhook gauges from `health` at every scrape (one database read per endpoint). */
+  observeWebhooks(health: () => Promise<{ endpoint: string; oldestPendingSeconds: number; off: boolean }[]>): void {
+    this.webhookHealth = health;
   }
 
   /**

@@ -64,6 +64,71 @@ export type ErrorCode =
   /** Not authenticated, or no acting role where one is needed (HTTP 401) */
   | 'UNAUTHORIZED';
 
+/** Why a field (or the request) was refused, for code: translate by it, not by message, which is English for people */
+export type FieldErrorReason =
+  /** The teacher is already the project's teacher */
+  | 'ALREADY_ASSIGNED'
+  /** A text is empty once trimmed, or contains only invisible characters */
+  | 'BLANK'
+  /** The resource kept changing concurrently; send the request again */
+  | 'CONCURRENT_CHANGE'
+  /** A text contains control characters, unpaired surrogates, bidirectional overrides, or (in identifiers such as class_code and email) invisible characters */
+  | 'FORBIDDEN_CHARACTERS'
+  /** An unexpected failure of the service, logged with its detail; the request may be retried */
+  | 'INTERNAL'
+  /** A cursor is not one this service gave out, or has expired */
+  | 'INVALID_CURSOR'
+  /** A date is not a real calendar date written YYYY-MM-DD */
+  | 'INVALID_DATE'
+  /** A value is not written the way its field needs (an e-mail address, an http(s) URL, a whole number in a path) */
+  | 'INVALID_FORMAT'
+  /** The resource cannot be deleted while others refer to it (a teacher assigned to projects, archived ones included) */
+  | 'IN_USE'
+  /** A limit of one connection was reached (SUBSCRIPTIONS_PER_CONNECTION) */
+  | 'LIMIT_EXCEEDED'
+  /** The request itself is malformed: JSON that does not parse, an empty JSON body, broken HTTP framing, a bad URL, a malformed documentId, a persisted query whose sha256Hash does not match its query */
+  | 'MALFORMED_REQUEST'
+  /** The caller is not authenticated, or its role (X-User-Role, the token's roles) may not run the operation */
+  | 'NOT_ALLOWED'
+  /** The resource the field or argument names does not exist */
+  | 'NOT_FOUND'
+  /** The operation is not served this way (a subscription over HTTP, a query over WebSocket, a method the route does not take) */
+  | 'NOT_SUPPORTED'
+  /** The document is not a trusted one (TRUSTED_DOCUMENTS): an unknown documentId or hash, or, with TRUSTED_DOCUMENTS_ONLY, a document sent as text */
+  | 'NOT_TRUSTED'
+  /** A number is outside its range (ids, company_id, expected_revision, offset, limit, after_revision), or end_date is before start_date */
+  | 'OUT_OF_RANGE'
+  /** More changes arrived than the database takes within DB_TIMEOUT_MS: this one did not get its turn; retry after Retry-After seconds */
+  | 'OVERLOADED'
+  /** The caller sent more requests than RATE_LIMIT_PER_MINUTE allows; retry after Retry-After seconds */
+  | 'RATE_LIMITED'
+  /** A required field or argument is missing or null */
+  | 'REQUIRED'
+  /** expected_revision is not the project's current revision: reload it and decide again */
+  | 'STALE_REVISION'
+  /** The value is already used where it must be unique (project_name per company_id, a student's email) */
+  | 'TAKEN'
+  /** The request was not received in time */
+  | 'TIMEOUT'
+  /** The GraphQL document costs more, or is larger, than the service runs */
+  | 'TOO_COMPLEX'
+  /** The request body, its headers or a path parameter is larger than the service accepts */
+  | 'TOO_LARGE'
+  /** A text has more characters than its field allows */
+  | 'TOO_LONG'
+  /** PROJECT_STATUS_WORKFLOW does not allow this status change (or does not allow a new project to start with it) */
+  | 'TRANSITION_NOT_ALLOWED'
+  /** The service cannot answer now (shutting down, database not answering, connections full); retry */
+  | 'UNAVAILABLE'
+  /** A field is not accepted by this operation (unknown, or not updatable such as email) */
+  | 'UNKNOWN_FIELD'
+  /** project_status is not one of the statuses PROJECT_STATUS_WORKFLOW lists */
+  | 'UNKNOWN_STATUS'
+  /** The request body is not application/json */
+  | 'UNSUPPORTED_MEDIA_TYPE'
+  /** A value has the wrong JSON type (a string where a number belongs, an array instead of an object) */
+  | 'WRONG_TYPE';
+
 /** Every field given narrows the list */
 export type ProjectFilterInput = {
   /** a whole number from 1 to 2147483647 */
@@ -123,6 +188,15 @@ export type UpdateTeacherInput = {
   /** trimmed, 1–200 characters */
   teacher_name: string;
 };
+
+/** Where a webhook delivery stands */
+export type WebhookDeliveryStatus =
+  /** The endpoint answered 2xx within 10 s */
+  | 'DELIVERED'
+  /** Every attempt of the schedule failed, the endpoint answered 410 Gone, or its address is not allowed */
+  | 'FAILED'
+  /** Not delivered yet: due at next_attempt_at, or after its project's earlier deliveries */
+  | 'PENDING';
 
 export type AccessProjectQueryVariables = Exact<{
   projectId: number;
@@ -676,6 +750,23 @@ export type ListTeachersQueryVariables = Exact<{
 
 export type ListTeachersQuery = { teachers: { total: number, offset: number, limit: number, has_more: boolean, items: Array<{ teacher_id: number, teacher_name: string }> } };
 
+export type WebhookDeliveriesQueryVariables = Exact<{
+  endpoint?: string | null | undefined;
+  status?: WebhookDeliveryStatus | null | undefined;
+  first?: number | null | undefined;
+  after?: string | null | undefined;
+}>;
+
+
+export type WebhookDeliveriesQuery = { webhookDeliveries: { totalCount: number, pageInfo: { hasNextPage: boolean, endCursor: string | null }, edges: Array<{ cursor: string, node: { id: string, endpoint: string, event: string, project_id: number, revision: number, status: WebhookDeliveryStatus, attempts: number, created_at: string, last_attempt_at: string | null, last_http_status: number | null, last_response: string | null, last_error: string | null, next_attempt_at: string | null } }> } };
+
+export type RedeliverWebhookMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type RedeliverWebhookMutation = { redeliverWebhook: { success: boolean, message: string | null, code: ErrorCode | null, errors: Array<{ field: string | null, reason: FieldErrorReason }>, data: { id: string, status: WebhookDeliveryStatus, attempts: number, next_attempt_at: string | null } | null } };
+
 export const ProjectFieldsFragmentDoc = {"kind":"Document","definitions":[{"kind":"FragmentDefinition","name":{"kind":"Name","value":"ProjectFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Project"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"project_id"}},{"kind":"Field","name":{"kind":"Name","value":"project_name"}},{"kind":"Field","name":{"kind":"Name","value":"project_desc"}},{"kind":"Field","name":{"kind":"Name","value":"company_id"}},{"kind":"Field","name":{"kind":"Name","value":"project_status"}},{"kind":"Field","name":{"kind":"Name","value":"project_url"}},{"kind":"Field","name":{"kind":"Name","value":"start_date"}},{"kind":"Field","name":{"kind":"Name","value":"end_date"}},{"kind":"Field","name":{"kind":"Name","value":"teacher_id"}},{"kind":"Field","name":{"kind":"Name","value":"revision"}},{"kind":"Field","name":{"kind":"Name","value":"created_by"}},{"kind":"Field","name":{"kind":"Name","value":"created_at"}},{"kind":"Field","name":{"kind":"Name","value":"updated_at"}}]}}]} as unknown as DocumentNode<ProjectFieldsFragment, unknown>;
 export const TeacherFieldsFragmentDoc = {"kind":"Document","definitions":[{"kind":"FragmentDefinition","name":{"kind":"Name","value":"TeacherFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Teacher"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"teacher_id"}},{"kind":"Field","name":{"kind":"Name","value":"teacher_name"}}]}}]} as unknown as DocumentNode<TeacherFieldsFragment, unknown>;
 export const StudentFieldsFragmentDoc = {"kind":"Document","definitions":[{"kind":"FragmentDefinition","name":{"kind":"Name","value":"StudentFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Student"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"student_id"}},{"kind":"Field","name":{"kind":"Name","value":"student_name"}},{"kind":"Field","name":{"kind":"Name","value":"email"}},{"kind":"Field","name":{"kind":"Name","value":"class_code"}}]}}]} as unknown as DocumentNode<StudentFieldsFragment, unknown>;
@@ -748,3 +839,5 @@ export const CreateTeacherDocument = {"kind":"Document","definitions":[{"kind":"
 export const UpdateTeacherDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"UpdateTeacher"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"teacherId"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"UpdateTeacherInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"updateTeacher"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"teacherId"},"value":{"kind":"Variable","name":{"kind":"Name","value":"teacherId"}}},{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"success"}},{"kind":"Field","name":{"kind":"Name","value":"message"}},{"kind":"Field","name":{"kind":"Name","value":"code"}},{"kind":"Field","name":{"kind":"Name","value":"errors"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"field"}},{"kind":"Field","name":{"kind":"Name","value":"message"}},{"kind":"Field","name":{"kind":"Name","value":"code"}}]}},{"kind":"Field","name":{"kind":"Name","value":"data"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"TeacherFields"}}]}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"TeacherFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Teacher"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"teacher_id"}},{"kind":"Field","name":{"kind":"Name","value":"teacher_name"}}]}}]} as unknown as DocumentNode<UpdateTeacherMutation, UpdateTeacherMutationVariables>;
 export const GetTeacherDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"GetTeacher"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"teacherId"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"teacher"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"teacherId"},"value":{"kind":"Variable","name":{"kind":"Name","value":"teacherId"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"TeacherFields"}},{"kind":"Field","name":{"kind":"Name","value":"projects"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"project_id"}},{"kind":"Field","name":{"kind":"Name","value":"project_name"}}]}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"TeacherFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Teacher"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"teacher_id"}},{"kind":"Field","name":{"kind":"Name","value":"teacher_name"}}]}}]} as unknown as DocumentNode<GetTeacherQuery, GetTeacherQueryVariables>;
 export const ListTeachersDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"ListTeachers"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"offset"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}},"defaultValue":{"kind":"IntValue","value":"0"}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"limit"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}},"defaultValue":{"kind":"IntValue","value":"20"}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"teachers"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"offset"},"value":{"kind":"Variable","name":{"kind":"Name","value":"offset"}}},{"kind":"Argument","name":{"kind":"Name","value":"limit"},"value":{"kind":"Variable","name":{"kind":"Name","value":"limit"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"total"}},{"kind":"Field","name":{"kind":"Name","value":"offset"}},{"kind":"Field","name":{"kind":"Name","value":"limit"}},{"kind":"Field","name":{"kind":"Name","value":"has_more"}},{"kind":"Field","name":{"kind":"Name","value":"items"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"TeacherFields"}}]}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"TeacherFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Teacher"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"teacher_id"}},{"kind":"Field","name":{"kind":"Name","value":"teacher_name"}}]}}]} as unknown as DocumentNode<ListTeachersQuery, ListTeachersQueryVariables>;
+export const WebhookDeliveriesDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"WebhookDeliveries"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"endpoint"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"status"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"WebhookDeliveryStatus"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"first"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"after"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"webhookDeliveries"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"endpoint"},"value":{"kind":"Variable","name":{"kind":"Name","value":"endpoint"}}},{"kind":"Argument","name":{"kind":"Name","value":"status"},"value":{"kind":"Variable","name":{"kind":"Name","value":"status"}}},{"kind":"Argument","name":{"kind":"Name","value":"first"},"value":{"kind":"Variable","name":{"kind":"Name","value":"first"}}},{"kind":"Argument","name":{"kind":"Name","value":"after"},"value":{"kind":"Variable","name":{"kind":"Name","value":"after"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"totalCount"}},{"kind":"Field","name":{"kind":"Name","value":"pageInfo"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"hasNextPage"}},{"kind":"Field","name":{"kind":"Name","value":"endCursor"}}]}},{"kind":"Field","name":{"kind":"Name","value":"edges"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"cursor"}},{"kind":"Field","name":{"kind":"Name","value":"node"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"endpoint"}},{"kind":"Field","name":{"kind":"Name","value":"event"}},{"kind":"Field","name":{"kind":"Name","value":"project_id"}},{"kind":"Field","name":{"kind":"Name","value":"revision"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"attempts"}},{"kind":"Field","name":{"kind":"Name","value":"created_at"}},{"kind":"Field","name":{"kind":"Name","value":"last_attempt_at"}},{"kind":"Field","name":{"kind":"Name","value":"last_http_status"}},{"kind":"Field","name":{"kind":"Name","value":"last_response"}},{"kind":"Field","name":{"kind":"Name","value":"last_error"}},{"kind":"Field","name":{"kind":"Name","value":"next_attempt_at"}}]}}]}}]}}]}}]} as unknown as DocumentNode<WebhookDeliveriesQuery, WebhookDeliveriesQueryVariables>;
+export const RedeliverWebhookDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"RedeliverWebhook"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"id"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"redeliverWebhook"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"id"},"value":{"kind":"Variable","name":{"kind":"Name","value":"id"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"success"}},{"kind":"Field","name":{"kind":"Name","value":"message"}},{"kind":"Field","name":{"kind":"Name","value":"code"}},{"kind":"Field","name":{"kind":"Name","value":"errors"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"field"}},{"kind":"Field","name":{"kind":"Name","value":"reason"}}]}},{"kind":"Field","name":{"kind":"Name","value":"data"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"attempts"}},{"kind":"Field","name":{"kind":"Name","value":"next_attempt_at"}}]}}]}}]}}]} as unknown as DocumentNode<RedeliverWebhookMutation, RedeliverWebhookMutationVariables>;

@@ -38,6 +38,8 @@ import {
   UpdateProjectStatusDocument,
   UpdateStudentDocument,
   UpdateTeacherDocument,
+  RedeliverWebhookDocument,
+  WebhookDeliveriesDocument,
 } from "../generated/graphql";
 import { startTestApp, type TestApp } from "../helpers/app";
 import { dropTestDatabase, sqlPlansOf, testDbName, testMongoUri } from "../helpers/database";
@@ -206,6 +208,7 @@ describe("indexes behind the lists", () => {
           end_date: "2026-06-30",
         },
       };
+      const webhookCursor = Buffer.from("wd1:5:lms", "utf8").toString("base64url");
       const newStudent = { input: { student_name: "New student", email: "new.student@school.test", class_code: "C3" } };
       // Each request: a label, the document it sends (for the coverage check) and the call.
       const requests: [string, DocumentNode, () => Promise<{ errors?: unknown }>][] = [
@@ -286,6 +289,33 @@ describe("indexes behind the lists", () => {
         // A name or email already taken: the service then looks the duplicate up.
         ["createProject again", CreateProjectDocument, () => t.gql(CreateProjectDocument, newProject, STUDENT)],
         ["createStudent again", CreateStudentDocument, () => t.gql(CreateStudentDocument, newStudent, ADMIN)],
+        // Webhook deliveries (admin): every filter, after a cursor ("wd1:<seq>:<endpoint>"), and a redelivery.
+        ["webhookDeliveries", WebhookDeliveriesDocument, () => t.gql(WebhookDeliveriesDocument, { first: 10 }, ADMIN)],
+        [
+          "webhookDeliveries after a cursor",
+          WebhookDeliveriesDocument,
+          () => t.gql(WebhookDeliveriesDocument, { first: 10, after: webhookCursor }, ADMIN),
+        ],
+        [
+          "webhookDeliveries of an endpoint after a cursor",
+          WebhookDeliveriesDocument,
+          () => t.gql(WebhookDeliveriesDocument, { endpoint: "lms", first: 10, after: webhookCursor }, ADMIN),
+        ],
+        [
+          "webhookDeliveries by status",
+          WebhookDeliveriesDocument,
+          () => t.gql(WebhookDeliveriesDocument, { status: "FAILED", first: 10 }, ADMIN),
+        ],
+        [
+          "webhookDeliveries of an endpoint by status",
+          WebhookDeliveriesDocument,
+          () => t.gql(WebhookDeliveriesDocument, { endpoint: "lms", status: "PENDING", first: 10 }, ADMIN),
+        ],
+        [
+          "redeliverWebhook",
+          RedeliverWebhookDocument,
+          () => t.gql(RedeliverWebhookDocument, { id: "msg_lms_5" }, ADMIN),
+        ],
         [
           "project history",
           ProjectHistoryDocument,

@@ -22,3 +22,11 @@ export {
   type ProjectChangeFeedOptions,
   type SubscriberHooks,
 } from "./project-changes.feed";
+export { encodeCursor as encodeChangeCursor } from "./project-changes.cursor";
+export {
+  foldName,
+  matchesProjectWhere,
+  parseProjectWhereJson,
+  type ProjectWhere,
+  type WhereSubject,
+} from "./project-where.json";
