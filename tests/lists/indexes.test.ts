@@ -17,6 +17,8 @@ import {
   AssignTeacherDocument,
   CreateProjectDocument,
   CreateStudentDocument,
+  DeleteStudentDocument,
+  DeleteTeacherDocument,
   CreateTeacherDocument,
   GetProjectDocument,
   GetStudentDocument,
@@ -289,6 +291,9 @@ describe("indexes behind the lists", () => {
         // A name or email already taken: the service then looks the duplicate up.
         ["createProject again", CreateProjectDocument, () => t.gql(CreateProjectDocument, newProject, STUDENT)],
         ["createStudent again", CreateStudentDocument, () => t.gql(CreateStudentDocument, newStudent, ADMIN)],
+        // A teacher projects have (IN_USE: the count in the deleting transaction), and an erasure (its compact).
+        ["deleteTeacher", DeleteTeacherDocument, () => t.gql(DeleteTeacherDocument, { teacherId: 5 }, ADMIN)],
+        ["deleteStudent", DeleteStudentDocument, () => t.gql(DeleteStudentDocument, { studentId: 9 }, ADMIN)],
         // Webhook deliveries (admin): every filter, after a cursor ("wd1:<seq>:<endpoint>"), and a redelivery.
         ["webhookDeliveries", WebhookDeliveriesDocument, () => t.gql(WebhookDeliveriesDocument, { first: 10 }, ADMIN)],
         [
