@@ -25,6 +25,9 @@ const MUTATION_RULES = {
   updateStudent: { roles: ["teacher", "admin"], wrongRole: ErrorCode.FORBIDDEN },
   createTeacher: { roles: ["admin"], wrongRole: ErrorCode.FORBIDDEN },
   createStudent: { roles: ["teacher", "admin"], wrongRole: ErrorCode.FORBIDDEN },
+  archiveProject: { roles: ["student", "teacher", "admin"], wrongRole: ErrorCode.FORBIDDEN },
+  unarchiveProject: { roles: ["student", "teacher", "admin"], wrongRole: ErrorCode.FORBIDDEN },
+  deleteProject: { roles: ["admin"], wrongRole: ErrorCode.FORBIDDEN },
   deleteTeacher: { roles: ["admin"], wrongRole: ErrorCode.FORBIDDEN },
   deleteStudent: { roles: ["admin"], wrongRole: ErrorCode.FORBIDDEN },
   // Webhooks (WEBHOOKS): sending a delivery again.

@@ -1,8 +1,14 @@
-// REST routes of projects: create, assign a teacher, change status.
+// REST routes of projects: create, assign a teacher, change status, archive, unarchive, delete.
 import { ProjectIdArg } from "../components/projects";
 import type { RestRoute } from "./route";
 import { pathId, restRoute } from "./route";
-import { AssignTeacherInput, CreateProjectInput, ProjectEnvelope, UpdateProjectStatusInput } from "./schemas";
+import {
+  AssignTeacherInput,
+  CreateProjectInput,
+  DeletedEnvelope,
+  ProjectEnvelope,
+  UpdateProjectStatusInput,
+} from "./schemas";
 
 export const projectRoutes: RestRoute[] = [
   restRoute({
@@ -47,5 +53,42 @@ export const projectRoutes: RestRoute[] = [
     domainErrors: [403, 404, 409],
     run: (services, params, body, actor, access) =>
       services.projects.updateStatus(pathId(params.projectId), body, actor, access),
+  }),
+  restRoute({
+    method: "PUT",
+    url: "/projects/:projectId/archive",
+    operation: "archiveProject",
+    summary: "Archive a project: out of lists and counts, read-only until unarchived",
+    tag: "projects",
+    successStatus: 200,
+    pathArg: ProjectIdArg,
+    response: ProjectEnvelope,
+    domainErrors: [403, 404, 409],
+    run: (services, params, _body, actor, access) => services.projects.archive(pathId(params.projectId), actor, access),
+  }),
+  restRoute({
+    method: "PUT",
+    url: "/projects/:projectId/unarchive",
+    operation: "unarchiveProject",
+    summary: "Unarchive a project",
+    tag: "projects",
+    successStatus: 200,
+    pathArg: ProjectIdArg,
+    response: ProjectEnvelope,
+    domainErrors: [403, 404, 409],
+    run: (services, params, _body, actor, access) =>
+      services.projects.unarchive(pathId(params.projectId), actor, access),
+  }),
+  restRoute({
+    method: "DELETE",
+    url: "/projects/:projectId",
+    operation: "deleteProject",
+    summary: "Delete a project (role: admin)",
+    tag: "projects",
+    successStatus: 200,
+    pathArg: ProjectIdArg,
+    response: DeletedEnvelope,
+    domainErrors: [403, 404],
+    run: (services, params, _body, actor, access) => services.projects.delete(pathId(params.projectId), actor, access),
   }),
 ];

@@ -38,6 +38,8 @@ export enum FieldErrorReason {
   ALREADY_ASSIGNED = "ALREADY_ASSIGNED",
   CONCURRENT_CHANGE = "CONCURRENT_CHANGE",
   IN_USE = "IN_USE",
+  ARCHIVED = "ARCHIVED",
+  NOT_ARCHIVED = "NOT_ARCHIVED",
   // the caller
   NOT_ALLOWED = "NOT_ALLOWED",
   RATE_LIMITED = "RATE_LIMITED",
@@ -79,6 +81,8 @@ export const FIELD_ERROR_REASONS: Record<FieldErrorReason, string> = {
   STALE_REVISION: "expected_revision is not the project's current revision: reload it and decide again",
   ALREADY_ASSIGNED: "The teacher is already the project's teacher",
   CONCURRENT_CHANGE: "The resource kept changing concurrently; send the request again",
+  ARCHIVED: "The project is archived: it cannot be changed (nor archived again) until it is unarchived",
+  NOT_ARCHIVED: "The project is not archived, so it cannot be unarchived",
   IN_USE:
     "The resource cannot be deleted while others refer to it (a teacher assigned to projects, archived ones included)",
   NOT_ALLOWED:

@@ -345,6 +345,8 @@ const COVERED_ELSEWHERE: Partial<Record<FieldErrorReason, string>> = {
   CONCURRENT_CHANGE: "not walked: needs a change that loses its claim to concurrent commits every attempt",
   OVERLOADED: "tests/operations/instances-writing.test.ts",
   IN_USE: "tests/operations/delete-records.test.ts",
+  ARCHIVED: "tests/operations/project-lifecycle.test.ts",
+  NOT_ARCHIVED: "tests/operations/project-lifecycle.test.ts",
 };
 
 const walked = new Set<string>();

@@ -92,7 +92,7 @@ const isInteger = (property: JsonProperty) => [property.type].flat().includes("i
 function restIntegerInputs(): IntegerInput[] {
   const found: IntegerInput[] = [];
   for (const route of REST_ROUTES) {
-    const properties = (route.body as { properties?: Record<string, JsonProperty> }).properties ?? {};
+    const properties = (route.body as { properties?: Record<string, JsonProperty> } | undefined)?.properties ?? {};
     for (const [name, property] of Object.entries(properties)) {
       if (!isInteger(property)) continue;
       found.push({

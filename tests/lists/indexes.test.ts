@@ -16,7 +16,9 @@ import { openDatabase, type Database } from "../../src/persistence";
 import {
   AssignTeacherDocument,
   CreateProjectDocument,
+  ArchiveProjectDocument,
   CreateStudentDocument,
+  DeleteProjectDocument,
   DeleteStudentDocument,
   DeleteTeacherDocument,
   CreateTeacherDocument,
@@ -38,6 +40,7 @@ import {
   TeacherProjectsPageDocument,
   TeachersWithProjectPagesDocument,
   UpdateProjectStatusDocument,
+  UnarchiveProjectDocument,
   UpdateStudentDocument,
   UpdateTeacherDocument,
   RedeliverWebhookDocument,
@@ -294,6 +297,10 @@ describe("indexes behind the lists", () => {
         // A teacher projects have (IN_USE: the count in the deleting transaction), and an erasure (its compact).
         ["deleteTeacher", DeleteTeacherDocument, () => t.gql(DeleteTeacherDocument, { teacherId: 5 }, ADMIN)],
         ["deleteStudent", DeleteStudentDocument, () => t.gql(DeleteStudentDocument, { studentId: 9 }, ADMIN)],
+        // A project's whole life: archived, unarchived, then deleted (its last log entry).
+        ["archiveProject", ArchiveProjectDocument, () => t.gql(ArchiveProjectDocument, { projectId: 8 }, ADMIN)],
+        ["unarchiveProject", UnarchiveProjectDocument, () => t.gql(UnarchiveProjectDocument, { projectId: 8 }, ADMIN)],
+        ["deleteProject", DeleteProjectDocument, () => t.gql(DeleteProjectDocument, { projectId: 8 }, ADMIN)],
         // Webhook deliveries (admin): every filter, after a cursor ("wd1:<seq>:<endpoint>"), and a redelivery.
         ["webhookDeliveries", WebhookDeliveriesDocument, () => t.gql(WebhookDeliveriesDocument, { first: 10 }, ADMIN)],
         [

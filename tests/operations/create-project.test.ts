@@ -44,6 +44,7 @@ describe("createProject", () => {
         teacher_id: null,
         revision: 1,
         created_by: null, // STUDENT sends no X-User-Id
+        archived_at: null,
         created_at: expect.stringMatching(ISO_TIMESTAMP),
         updated_at: expect.stringMatching(ISO_TIMESTAMP),
       });

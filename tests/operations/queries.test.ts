@@ -65,6 +65,7 @@ describe("single-item queries", () => {
           teacher_id: teacher.teacher_id,
           revision: 2,
           created_by: null,
+          archived_at: null,
           created_at: stored.created_at.toISOString(),
           updated_at: stored.updated_at.toISOString(),
           teacher: { teacher_id: teacher.teacher_id, teacher_name: "Ada" },

@@ -48,6 +48,7 @@ describe.each(MODES)("POST /projects (%s mode)", (mode) => {
         revision: 1,
         // The caller: the token's sub in jwt mode; header mode sent no X-User-Id.
         created_by: mode === "jwt" ? "user-1" : null,
+        archived_at: null,
         created_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T/),
         updated_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T/),
       });

@@ -17,6 +17,9 @@ const OPERATION_DESCRIPTIONS: Record<ProjectOperationValue, string> = {
   createProject: "The project was created (revision 1)",
   assignTeacher: "A teacher was assigned to the project",
   updateProjectStatus: "The project's status was changed",
+  archiveProject: "The project was archived: out of lists, counts and live matches, and read-only until unarchived",
+  unarchiveProject: "The project was unarchived",
+  deleteProject: "The project was deleted: its last entry, holding the project as it was",
 };
 
 const ROLE_DESCRIPTIONS: Record<ActorRole, string> = {

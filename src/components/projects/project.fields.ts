@@ -24,6 +24,8 @@ export const PROJECT_FIELDS = {
    * it; no longer written (a change and its entry now commit together: project-changes.log.ts).
    */
   change_seq: { type: Number, default: null },
+  /** When it was archived (ISO 8601, UTC); null while it is not. Archived projects cannot be changed. */
+  archived_at: { type: String, default: null },
 } as const satisfies StoredFields;
 
 /** Stored for the service's own use, never answered: the name's unique key, and change_seq (see above). */

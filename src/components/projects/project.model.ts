@@ -23,7 +23,7 @@ export function createProjectModel(connection: Connection): ProjectModel {
 }
 
 /** The fields a change may set; a revision stores their new values, so applying it twice gives the same state. */
-export type ProjectChangeSet = Partial<Pick<ProjectDoc, "teacher_id" | "project_status">>;
+export type ProjectChangeSet = Partial<Pick<ProjectDoc, "teacher_id" | "project_status" | "archived_at">>;
 
 /**
  * One revision of a project as versions before the change log stored it (`project_revisions`). No longer written:

@@ -20,7 +20,14 @@ export interface FieldChangeRecord {
 }
 
 /** The operations that change a project, as its history names them (GraphQL's enum ProjectOperation). */
-export const PROJECT_OPERATIONS = ["createProject", "assignTeacher", "updateProjectStatus"] as const;
+export const PROJECT_OPERATIONS = [
+  "createProject",
+  "assignTeacher",
+  "updateProjectStatus",
+  "archiveProject",
+  "unarchiveProject",
+  "deleteProject",
+] as const;
 export type ProjectOperation = (typeof PROJECT_OPERATIONS)[number];
 
 export interface ProjectChangeRecord {
@@ -62,7 +69,11 @@ export function toChangeRecord(doc: ChangeFields): ProjectChangeRecord {
 // ---- building a change's entry of the change log
 
 /** Fields a history entry lists, in order: those of the create shape (the contract's order), then the teacher. */
-export const RECORDED_FIELDS: readonly string[] = [...Object.keys(CreateProjectSchema.shape), "teacher_id"];
+export const RECORDED_FIELDS: readonly string[] = [
+  ...Object.keys(CreateProjectSchema.shape),
+  "teacher_id",
+  "archived_at",
+];
 
 /** The author of an entry the service writes itself (the log resolving a change whose writer died, see the log). */
 export const SYSTEM = { id: null, role: "system" } as const;

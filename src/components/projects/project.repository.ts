@@ -43,7 +43,15 @@ export type NewProjectValues = ValidCreateProjectValues & Pick<ProjectDoc, "name
 
 /** The stored fields a new project gets from the repository, not from its creator (their rules: project.stored.ts). */
 export type SetByRepository =
-  "_id" | "project_id" | "teacher_id" | "revision" | "created_by" | "created_at" | "updated_at" | "change_seq";
+  | "_id"
+  | "project_id"
+  | "teacher_id"
+  | "revision"
+  | "created_by"
+  | "created_at"
+  | "updated_at"
+  | "change_seq"
+  | "archived_at";
 
 true satisfies HasFields<
   ProjectDoc,
@@ -213,6 +221,45 @@ export class ProjectRepository {
       await this.log.append(changeEntry(request.operation, request.actor, old, next, seq), session);
       return { status: "changed", project: toProjectRecord(next), seq };
     });
+    if (outcome.seq !== undefined) this.log.committed(outcome.seq);
+    return outcome;
+  }
+
+  /**
+   * Deletes a project within the caller's change rule (`allowed`), with its last log entry, deleteProject (the
+   * project as it was, one revision on), in one transaction: a change of the project committed before it is in the
+   * project it deletes, and one after it finds no project (NOT_FOUND). "refused": the project exists outside
+   * `allowed` (read in the same transaction).
+   */
+  async delete(
+    projectId: number,
+    actor: Actor,
+    allowed: ProjectQuery,
+  ): Promise<{ status: "deleted" | "refused"; project: ProjectRecord } | { status: "missing" }> {
+    const _id = idKey(projectId);
+    const outcome = await this.transactions.run(
+      async (
+        session,
+      ): Promise<
+        ({ status: "deleted" | "refused"; project: ProjectRecord } | { status: "missing" }) & { seq?: number }
+      > => {
+        const before = await this.projects
+          .findOneAndDelete(
+            { ...(restricts(allowed) ? { $and: [allowed as QueryFilter<ProjectDoc>] } : {}), _id },
+            { session },
+          )
+          .lean();
+        if (!before) {
+          const current = await this.projects.findOne({ _id }).session(session).lean();
+          return current ? { status: "refused", project: toProjectRecord(current) } : { status: "missing" };
+        }
+        const old = stateOf(before);
+        const last = { ...old, revision: (old.revision ?? 0) + 1, updated_at: new Date() };
+        const seq = await this.log.position(session);
+        await this.log.append(changeEntry("deleteProject", actor, old, last, seq), session);
+        return { status: "deleted", project: toProjectRecord(last), seq };
+      },
+    );
     if (outcome.seq !== undefined) this.log.committed(outcome.seq);
     return outcome;
   }

@@ -7,6 +7,8 @@ import { listCost } from "../../graphql/query-cost";
 import { actorOf } from "../../auth/actor";
 import type { Context } from "../../graphql/context";
 import { PageArgs } from "../../graphql/page.types";
+import { DeletedPayload } from "../../graphql/payload.types";
+import type { DeletedRecord } from "../../shared/global-id";
 import { fieldsSelectedAt, selectsField } from "../../graphql/selection";
 import type { RelatedTeacher } from "../teachers";
 import { Teacher } from "../teachers/graphql";
@@ -99,6 +101,53 @@ export class ProjectResolver {
     ctx.loaders.projectsByTeacherId.clearAll();
     ctx.loaders.projectsConnectionByTeacherId.clearAll();
     return project;
+  }
+
+  @Authorized(rolesFor("archiveProject"))
+  @Mutation(() => ProjectPayload, {
+    description:
+      "Archives a project (roles: student, teacher, admin, within ACCESS_POLICY's change rule): out of lists and counts, read-only until unarchived",
+  })
+  async archiveProject(
+    @Arg("projectId", () => Int, { description: "The project's project_id" }) projectId: number,
+    @Ctx() ctx: Context,
+  ): Promise<ProjectRecord> {
+    const project = await ctx.services.projects.archive(projectId, actorOf(ctx.caller), ctx.access);
+    this.changed(ctx);
+    return project;
+  }
+
+  @Authorized(rolesFor("unarchiveProject"))
+  @Mutation(() => ProjectPayload, {
+    description: "Unarchives a project (roles: student, teacher, admin, within ACCESS_POLICY's change rule)",
+  })
+  async unarchiveProject(
+    @Arg("projectId", () => Int, { description: "The project's project_id" }) projectId: number,
+    @Ctx() ctx: Context,
+  ): Promise<ProjectRecord> {
+    const project = await ctx.services.projects.unarchive(projectId, actorOf(ctx.caller), ctx.access);
+    this.changed(ctx);
+    return project;
+  }
+
+  @Authorized(rolesFor("deleteProject"))
+  @Mutation(() => DeletedPayload, {
+    description:
+      "Deletes a project (role: admin): gone from every read, its name free again; the change log keeps its last entry",
+  })
+  async deleteProject(
+    @Arg("projectId", () => Int, { description: "The project's project_id" }) projectId: number,
+    @Ctx() ctx: Context,
+  ): Promise<DeletedRecord> {
+    const deleted = await ctx.services.projects.delete(projectId, actorOf(ctx.caller), ctx.access);
+    this.changed(ctx);
+    return deleted;
+  }
+
+  /** After a change, a teacher's lists read in the same request read it again. */
+  private changed(ctx: Context): void {
+    ctx.loaders.projectsByTeacherId.clearAll();
+    ctx.loaders.projectsConnectionByTeacherId.clearAll();
   }
 
   @FieldResolver(() => Teacher, { nullable: true, description: "The assigned teacher; null until one is assigned" })

@@ -7,6 +7,7 @@ import { answerRulesOf } from "../../db/answer-rules";
 import { SYSTEM_ACTOR, type Actor } from "../../auth/actor";
 import type { Caller } from "../../auth/caller";
 import { conflict, FieldErrorReason, forbidden, notFound } from "../../shared/errors";
+import { globalIdOf, type DeletedRecord } from "../../shared/global-id";
 import {
   keysetWindow,
   toConnection,
@@ -172,6 +173,61 @@ export class ProjectService {
       },
     });
     return this.guard.one(result(project_id, outcome));
+  }
+
+  /**
+   * Archives a project: a revision of its own (archived_at set), under the caller's change rule. An archived project
+   * leaves the lists and cannot be changed until it is unarchived; archiving it again is CONFLICT (ARCHIVED).
+   */
+  async archive(projectId: number, actor: Actor = SYSTEM_ACTOR, access: ProjectAccess = UNRESTRICTED) {
+    const { projectId: project_id } = validate(ProjectIdArg, { projectId });
+    const outcome = await this.change(project_id, access, {
+      operation: "archiveProject",
+      actor,
+      set: { archived_at: new Date().toISOString() },
+      when: {},
+      // Not archived and still not matched: nothing (the archived case is answered for every change, in change()).
+      explain: (current) => void this.guard.one(current),
+    });
+    return this.guard.one(result(project_id, outcome));
+  }
+
+  /** Unarchives a project: a revision of its own (archived_at null); CONFLICT (NOT_ARCHIVED) when it is not archived. */
+  async unarchive(projectId: number, actor: Actor = SYSTEM_ACTOR, access: ProjectAccess = UNRESTRICTED) {
+    const { projectId: project_id } = validate(ProjectIdArg, { projectId });
+    const outcome = await this.change(project_id, access, {
+      operation: "unarchiveProject",
+      actor,
+      set: { archived_at: null },
+      when: { archived_at: { $ne: null } },
+      explain: (current) => {
+        this.guard.one(current);
+        throw conflict(`project ${project_id} is not archived`, "projectId", FieldErrorReason.NOT_ARCHIVED);
+      },
+    });
+    return this.guard.one(result(project_id, outcome));
+  }
+
+  /**
+   * Deletes a project (admin), under the caller's change rule: it is gone from every read, its name is free again,
+   * and the change log's last entry for it (deleteProject) tells subscribers. NOT_FOUND when there is none.
+   */
+  async delete(
+    projectId: number,
+    actor: Actor = SYSTEM_ACTOR,
+    access: ProjectAccess = UNRESTRICTED,
+  ): Promise<DeletedRecord> {
+    const { projectId: project_id } = validate(ProjectIdArg, { projectId });
+    if (!access.change) {
+      if (!(await this.readable(project_id, access))) throw missing(project_id);
+      throw outsideChangeRule(project_id);
+    }
+    const outcome = await this.projects.delete(project_id, actor, access.change);
+    if (outcome.status === "missing") throw missing(project_id);
+    if (outcome.status === "refused") {
+      throw meets(outcome.project, access.read) ? outsideChangeRule(project_id) : missing(project_id);
+    }
+    return { id: globalIdOf("Project", project_id) };
   }
 
   /**
@@ -353,12 +409,16 @@ export class ProjectService {
       if (!(await this.readable(project_id, access))) throw missing(project_id);
       throw outsideChangeRule(project_id);
     }
+    // Only unarchiving changes an archived project.
+    const unarchiving = request.operation === "unarchiveProject";
     return this.projects.change(project_id, {
       ...request,
+      when: unarchiving ? request.when : { ...request.when, archived_at: null },
       allowed: access.change,
       explain: (current) => {
         if (!meets(current, access.read)) throw missing(project_id);
         if (!meets(current, access.change)) throw outsideChangeRule(project_id);
+        if (!unarchiving && current.archived_at != null) throw archived(project_id);
         return request.explain(current);
       },
     });
@@ -375,6 +435,14 @@ function readableOf(query: ProjectQuery, access: ProjectAccess = UNRESTRICTED): 
 
 function missing(project_id: number) {
   return notFound(`project ${project_id} does not exist`, "projectId");
+}
+
+function archived(project_id: number) {
+  return conflict(
+    `project ${project_id} is archived: unarchive it (unarchiveProject) before changing it`,
+    "projectId",
+    FieldErrorReason.ARCHIVED,
+  );
 }
 
 function outsideChangeRule(project_id: number) {

@@ -17,7 +17,7 @@ import { PROJECT_OPERATIONS, revisionKey } from "./project.records";
 import type { SetByRepository } from "./project.repository";
 import { CreateProjectSchema } from "./project.schemas";
 
-/** What the service adds to a project's input when it stores it (change_seq: none before the change log). */
+/** What the service adds to a project's input when it stores it (change_seq: none before the change log; archived_at: when archived). */
 const StoredProjectFields = z.strictObject({
   project_id: storedId(),
   teacher_id: storedId().nullable(),
@@ -26,6 +26,8 @@ const StoredProjectFields = z.strictObject({
   created_at: storedTimestamp(),
   updated_at: storedTimestamp(),
   change_seq: storedId(SAFE_INT_MAX).nullish(),
+  // Absent on projects stored before archiving existed: not archived.
+  archived_at: z.iso.datetime({ error: "must be an ISO 8601 time in UTC" }).nullish(),
 });
 
 /** A stored project: the rules of storedRules, and name_key derived from project_name. */

@@ -50,6 +50,13 @@ export class Project implements ProjectRecord {
 
   @Field(() => DateTime, { description: "When it last changed (ISO 8601, UTC)" })
   updated_at!: string;
+
+  @Field(() => DateTime, {
+    nullable: true,
+    description:
+      "When it was archived (ISO 8601, UTC); null while it is not archived (archiveProject, unarchiveProject)",
+  })
+  archived_at!: string | null;
 }
 
 @ObjectType({

@@ -45,6 +45,8 @@ export type ErrorCode =
 export type FieldErrorReason =
   /** The teacher is already the project's teacher */
   | 'ALREADY_ASSIGNED'
+  /** The project is archived: it cannot be changed (nor archived again) until it is unarchived */
+  | 'ARCHIVED'
   /** A text is empty once trimmed, or contains only invisible characters */
   | 'BLANK'
   /** The resource kept changing concurrently; send the request again */
@@ -67,6 +69,8 @@ export type FieldErrorReason =
   | 'MALFORMED_REQUEST'
   /** The caller is not authenticated, or its role (X-User-Role, the token's roles) may not run the operation */
   | 'NOT_ALLOWED'
+  /** The project is not archived, so it cannot be unarchived */
+  | 'NOT_ARCHIVED'
   /** The resource the field or argument names does not exist */
   | 'NOT_FOUND'
   /** The operation is not served this way (a subscription over HTTP, a query over WebSocket, a method the route does not take) */
@@ -118,10 +122,16 @@ export type ProjectFilterInput = {
 
 /** The operation that made a change of a project */
 export type ProjectOperation =
+  /** The project was archived: out of lists, counts and live matches, and read-only until unarchived */
+  | 'archiveProject'
   /** A teacher was assigned to the project */
   | 'assignTeacher'
   /** The project was created (revision 1) */
   | 'createProject'
+  /** The project was deleted: its last entry, holding the project as it was */
+  | 'deleteProject'
+  /** The project was unarchived */
+  | 'unarchiveProject'
   /** The project's status was changed */
   | 'updateProjectStatus';
 
