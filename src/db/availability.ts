@@ -15,6 +15,7 @@ export class DatabaseUnavailableError extends Error {
 /** The availability of one database, as its supervisor knows it. */
 export class Availability {
   private reason: string | undefined;
+  private readonly downListeners = new Set<(reason: string) => void>();
 
   /** Why the database is down, or undefined while it is up (as far as anyone knows). */
   get down(): string | undefined {
@@ -23,6 +24,12 @@ export class Availability {
 
   markDown(reason: string): void {
     this.reason = reason;
+    for (const listener of this.downListeners) listener(reason);
+  }
+
+  /** Tells `listener` each time the database is marked down (the writes waiting for their turn then fail at once). */
+  onDown(listener: (reason: string) => void): void {
+    this.downListeners.add(listener);
   }
 
   markUp(): void {

@@ -9,7 +9,7 @@ import { WriteTurns } from "./write-turns";
 import type { Progress } from "./embedded-server";
 import { commandTimingPlugin, reportCommandTiming } from "./command-timing";
 import { CoalescedReads } from "./coalesced-reads";
-import { Availability, availabilityPlugin, followAvailability } from "./availability";
+import { Availability, availabilityPlugin, DatabaseUnavailableError, followAvailability } from "./availability";
 import { unadvertisedAddressWarning } from "./advertised-hosts";
 
 /** The database the service uses when MONGODB_URI names none (always, on the embedded database). */
@@ -175,6 +175,10 @@ export async function connectDatabase<M extends object>(
   const writes = new WriteTurns(
     options.writesAtOnce ?? (isFerretDb(server) ? FERRETDB_WRITES_AT_ONCE : Infinity),
     options.writesWaitingAtMost,
+  );
+  // While the database is known to be down, writes waiting for their turn fail at once, as new operations do.
+  availability.onDown((reason) =>
+    writes.failWaiting(new DatabaseUnavailableError(`the database is unavailable: ${reason}`)),
   );
   const db: Database<M> = {
     connection,

@@ -121,6 +121,8 @@ export function transactionsOf(connection: Connection, timeoutMs: number, turns:
       }
     },
     write<T>(work: () => Promise<T>): Promise<T> {
+      // While the database is known to be down: the caller's error at once, not a wait for a turn.
+      assertAvailable(client());
       return turns.run(performance.now() + timeoutMs, work);
     },
   };

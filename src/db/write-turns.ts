@@ -23,7 +23,7 @@ export const DEFAULT_MAX_WAITING = 1000;
 
 export class WriteTurns {
   private running = 0;
-  private readonly waiting: (() => void)[] = [];
+  private readonly waiting: ((failed?: Error) => void)[] = [];
   private readonly shedListeners = new Set<(reason: ShedReason) => void>();
 
   constructor(
@@ -55,9 +55,10 @@ export class WriteTurns {
       throw this.shed("queue_full", `too many changes are waiting for the database (${this.waiting.length}); retry`);
     }
     await new Promise<void>((resolve, reject) => {
-      const turn = () => {
+      const turn = (failed?: Error) => {
         clearTimeout(timer);
-        resolve();
+        if (failed) reject(failed);
+        else resolve();
       };
       const timer = setTimeout(
         () => {
@@ -69,6 +70,14 @@ export class WriteTurns {
       this.waiting.push(turn);
     });
     return this.release;
+  }
+
+  /**
+   * Fails every write waiting for its turn with `error` (the database is known to be down: they would only wait for
+   * it); the writes under way end by themselves.
+   */
+  failWaiting(error: Error): void {
+    for (const turn of this.waiting.splice(0)) turn(error);
   }
 
   /** Runs `work` in its turn (until `deadline`). */

@@ -109,6 +109,7 @@ describe("the embedded FerretDB's test commands", () => {
     expect(switches).toEqual([
       "FERRETDB_EMBEDDED_ATOMIC=off",
       "FERRETDB_EMBEDDED_CRUD=off",
+      "FERRETDB_EMBEDDED_ERASE=off",
       "FERRETDB_EMBEDDED_JOIN_CACHE=off",
       "FERRETDB_EMBEDDED_LOOKUP=off",
       "FERRETDB_EMBEDDED_PUSHDOWN=off",
