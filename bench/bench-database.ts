@@ -76,6 +76,7 @@ export function seededProject(id: number, spread: SeedSpread) {
     project_id: id,
     project_name: `Seeded project ${id}`,
     name_key: `seeded project ${id}`,
+    name_folded: `seeded project ${id}`,
     project_desc: "Seeded for the benchmark",
     company_id: 100 + (id % spread.companies),
     project_status: spread.statuses[id % spread.statuses.length],
@@ -101,7 +102,7 @@ export async function seedProjects(db: Database, count: number, spread: SeedSpre
   for (let from = 1; from <= count; from += BATCH) {
     const ids = Array.from({ length: Math.min(BATCH, count - from + 1) }, (_, k) => from + k);
     const projects = ids.map((id) => seededProject(id, spread));
-    const changes = projects.map(({ _id: _key, name_key: _nameKey, ...state }) => ({
+    const changes = projects.map(({ _id: _key, name_key: _nameKey, name_folded: _folded, ...state }) => ({
       _id: `${state.project_id}:1`,
       seq: state.project_id,
       project_id: state.project_id,

@@ -5,6 +5,7 @@ import {
   createProjectChangeModel,
   createProjectModel,
   createProjectRevisionModel,
+  FOLDED_PROJECT_NAME,
   catchUpProjects as catchUpProjectsOf,
   migrateProjectRevisions,
   ProjectChangeLog,
@@ -15,6 +16,7 @@ import {
 } from "./components/projects/persistence";
 import { createStudentModel, type StudentModel } from "./components/students/persistence";
 import { createTeacherModel, type TeacherModel } from "./components/teachers/persistence";
+import { bringUpDerivedField } from "./db/derived-fields";
 import {
   connectDatabase,
   type Database as DatabaseOf,
@@ -49,6 +51,8 @@ export const APP_SCHEMA: DatabaseSchema<AppModels> = {
     // Insert-only and idempotent; markers make later starts skip them (project-upgrades.ts).
     await migrateProjectRevisions(db, progress);
     await upgradeProjects(db, changeLogOf(db), progress);
+    // Folded names of lists (where: project_name), in projects stored before the field was.
+    await bringUpDerivedField(db.connection, db.models.Project, FOLDED_PROJECT_NAME);
   },
 };
 
