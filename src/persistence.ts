@@ -14,8 +14,8 @@ import {
   type ProjectModel,
   type ProjectRevisionModel,
 } from "./components/projects/persistence";
-import { createStudentModel, type StudentModel } from "./components/students/persistence";
-import { createTeacherModel, type TeacherModel } from "./components/teachers/persistence";
+import { createStudentModel, FOLDED_STUDENT_NAME, type StudentModel } from "./components/students/persistence";
+import { createTeacherModel, FOLDED_TEACHER_NAME, type TeacherModel } from "./components/teachers/persistence";
 import { bringUpDerivedField } from "./db/derived-fields";
 import {
   connectDatabase,
@@ -53,6 +53,8 @@ export const APP_SCHEMA: DatabaseSchema<AppModels> = {
     await upgradeProjects(db, changeLogOf(db), progress);
     // Folded names of lists (where: project_name), in projects stored before the field was.
     await bringUpDerivedField(db.connection, db.models.Project, FOLDED_PROJECT_NAME);
+    await bringUpDerivedField(db.connection, db.models.Teacher, FOLDED_TEACHER_NAME);
+    await bringUpDerivedField(db.connection, db.models.Student, FOLDED_STUDENT_NAME);
   },
 };
 

@@ -18,7 +18,9 @@ import {
   BoardConnectionDocument,
   BoardCountsDocument,
   BoardProjectsDocument,
+  StudentsBoardDocument,
   TeacherBoardDocument,
+  TeachersBoardDocument,
   CreateProjectDocument,
   CreateStudentDocument,
   CreateTeacherDocument,
@@ -413,6 +415,49 @@ describe("indexes behind the lists", () => {
                 before: orderedCursor("END_DATE:DESC", "2025-06-30", 120),
               },
               STUDENT,
+            ),
+        ],
+        [
+          "teachers by name, a prefix, after a cursor",
+          TeachersBoardDocument,
+          () =>
+            t.gql(
+              TeachersBoardDocument,
+              {
+                where: { teacher_name: { startsWith: "teach" } },
+                orderBy: { field: "TEACHER_NAME", direction: "DESC" },
+                first: 5,
+                after: Buffer.from('v2:Teacher:TEACHER_NAME:DESC:["teacher 9",9]').toString("base64url"),
+              },
+              STUDENT,
+            ),
+        ],
+        [
+          "students of a class by name, and by class code",
+          StudentsBoardDocument,
+          () =>
+            t.gql(
+              StudentsBoardDocument,
+              {
+                where: { student_name: { startsWith: "stud" } },
+                orderBy: { field: "STUDENT_NAME", direction: "ASC" },
+                first: 5,
+              },
+              TEACHER,
+            ),
+        ],
+        [
+          "students by class code, backward",
+          StudentsBoardDocument,
+          () =>
+            t.gql(
+              StudentsBoardDocument,
+              {
+                orderBy: { field: "CLASS_CODE", direction: "ASC" },
+                last: 5,
+                before: Buffer.from('v2:Student:CLASS_CODE:ASC:["C5",100]').toString("base64url"),
+              },
+              TEACHER,
             ),
         ],
         [

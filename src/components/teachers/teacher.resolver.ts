@@ -4,10 +4,9 @@ import type { GraphQLResolveInfo } from "graphql";
 import { Arg, Args, Authorized, Ctx, Info, Int, Mutation, Query, Resolver } from "type-graphql";
 import { rolesFor } from "../../auth/access-policy";
 import type { Context } from "../../graphql/context";
-import { PageArgs } from "../../graphql/page.types";
 import { listCost } from "../../graphql/query-cost";
 import { selectsField } from "../../graphql/selection";
-import { CreateTeacherInput, UpdateTeacherArgs } from "./teacher.inputs";
+import { CreateTeacherInput, TeacherListArgs, UpdateTeacherArgs } from "./teacher.inputs";
 import type { TeacherRecord } from "./teacher.service";
 import { Teacher, TeacherPage, TeacherPayload } from "./teacher.type";
 
@@ -23,9 +22,16 @@ export class TeacherResolver {
   }
 
   @Authorized(rolesFor("teachers"))
-  @Query(() => TeacherPage, { complexity: listCost, description: "Teachers ordered by teacher_id" })
-  teachers(@Args() { offset, limit }: PageArgs, @Ctx() ctx: Context, @Info() info: GraphQLResolveInfo) {
-    return ctx.services.teachers.list({ offset, limit }, { total: selectsField(info, "total") });
+  @Query(() => TeacherPage, {
+    complexity: listCost,
+    description: "Teachers in orderBy's order (default teacher_id), optionally narrowed by where",
+  })
+  teachers(
+    @Args() { offset, limit, where, orderBy }: TeacherListArgs,
+    @Ctx() ctx: Context,
+    @Info() info: GraphQLResolveInfo,
+  ) {
+    return ctx.services.teachers.list({ offset, limit }, { total: selectsField(info, "total"), where, orderBy });
   }
 
   @Authorized(rolesFor("createTeacher"))
