@@ -230,6 +230,11 @@ export interface FerretDbOptions {
    * readpath.patch's concern: _added/internal/handler/embedded_readpath_cache.go).
    */
   joinCache?: boolean;
+  /**
+   * false: dates are not pushed down, a field holding one is left to FerretDB as before dates were modelled (default
+   * true; part of pushdown.patch's concern: _added/internal/backends/sqlite/embedded_pushdown_dates.go).
+   */
+  pushdownDates?: boolean;
   /** false: a standalone server, no sessions, transactions or retryable writes (default true; replset.patch). */
   replset?: boolean;
   /**
@@ -255,6 +260,7 @@ export function stockFerretDbOptions(): FerretDbOptions {
     lookup: false,
     readpath: "off",
     joinCache: false,
+    pushdownDates: false,
     replset: false,
     crud: false,
   };
@@ -308,6 +314,7 @@ export async function startFerretDb(
   delete env.FERRETDB_EMBEDDED_SQL_LOG;
   delete env.FERRETDB_EMBEDDED_READPATH;
   delete env.FERRETDB_EMBEDDED_JOIN_CACHE;
+  delete env.FERRETDB_EMBEDDED_PUSHDOWN_DATES;
   delete env.FERRETDB_EMBEDDED_LOOKUP;
   delete env.FERRETDB_EMBEDDED_REPLSET;
   delete env.FERRETDB_EMBEDDED_TEST_COMMANDS;
@@ -317,6 +324,7 @@ export async function startFerretDb(
   if (options.atomic === false) env.FERRETDB_EMBEDDED_ATOMIC = "off";
   if (options.readpath && options.readpath !== "on") env.FERRETDB_EMBEDDED_READPATH = options.readpath;
   if (options.joinCache === false) env.FERRETDB_EMBEDDED_JOIN_CACHE = "off";
+  if (options.pushdownDates === false) env.FERRETDB_EMBEDDED_PUSHDOWN_DATES = "off";
   if (options.replset === false) env.FERRETDB_EMBEDDED_REPLSET = "off";
   if (options.crud === false) env.FERRETDB_EMBEDDED_CRUD = "off";
   if (options.testCommands) env.FERRETDB_EMBEDDED_TEST_COMMANDS = "on";

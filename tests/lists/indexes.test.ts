@@ -349,17 +349,24 @@ describe("indexes behind the lists", () => {
         ],
         ["node", NodeByIdDocument, () => t.gql(NodeByIdDocument, { id: globalId("Project", 7) }, TEACHER)],
         // Lists a board can ask for (contract, sixth revision): every order, a where of each kind, cursors deep in
-        // an order, a company's column by deadline, counts by group, a teacher's lists. Not here: CREATED_AT and
-        // UPDATED_AT, whose stored values are BSON dates, which the embedded FerretDB's pushdown does not model (they
-        // are read and sorted by FerretDB in memory there; docs/database.md, "Limits"); MongoDB serves them from
-        // their (created_at, project_id) and (updated_at, project_id) indexes.
-        ...(["PROJECT_ID", "PROJECT_NAME", "PROJECT_STATUS", "COMPANY_ID", "START_DATE", "END_DATE"] as const).flatMap(
-          (field) =>
-            (["ASC", "DESC"] as const).map((direction): [string, DocumentNode, () => Promise<{ errors?: unknown }>] => [
-              `board: ordered by ${field} ${direction}`,
-              BoardProjectsDocument,
-              () => t.gql(BoardProjectsDocument, { orderBy: { field, direction }, limit: 10 }, STUDENT),
-            ]),
+        // an order, a company's column by deadline, counts by group, a teacher's lists.
+        ...(
+          [
+            "PROJECT_ID",
+            "PROJECT_NAME",
+            "PROJECT_STATUS",
+            "COMPANY_ID",
+            "START_DATE",
+            "END_DATE",
+            "CREATED_AT",
+            "UPDATED_AT",
+          ] as const
+        ).flatMap((field) =>
+          (["ASC", "DESC"] as const).map((direction): [string, DocumentNode, () => Promise<{ errors?: unknown }>] => [
+            `board: ordered by ${field} ${direction}`,
+            BoardProjectsDocument,
+            () => t.gql(BoardProjectsDocument, { orderBy: { field, direction }, limit: 10 }, STUDENT),
+          ]),
         ),
         [
           "board: due this month, by deadline",
@@ -458,6 +465,21 @@ describe("indexes behind the lists", () => {
                 before: Buffer.from('v2:Student:CLASS_CODE:ASC:["C5",100]').toString("base64url"),
               },
               TEACHER,
+            ),
+        ],
+        [
+          "board: created in a range, newest first, after a cursor",
+          BoardConnectionDocument,
+          () =>
+            t.gql(
+              BoardConnectionDocument,
+              {
+                where: { created_at: { gte: "2020-01-01T00:00:00Z" } },
+                orderBy: { field: "CREATED_AT", direction: "DESC" },
+                first: 5,
+                after: orderedCursor("CREATED_AT:DESC", new Date().toISOString(), 120),
+              },
+              STUDENT,
             ),
         ],
         [

@@ -10,6 +10,7 @@ import (
 	"math"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/FerretDB/FerretDB/internal/backends"
 	"github.com/FerretDB/FerretDB/internal/backends/sqlite/metadata"
@@ -159,6 +160,8 @@ func keyValue(v any) (any, bool) {
 		return []byte{8, '0'}, true
 	case types.ObjectID:
 		return append([]byte{7}, hex.EncodeToString(v[:])...), true
+	case time.Time:
+		return dateKey(v)
 	default:
 		return nil, false
 	}
@@ -259,6 +262,8 @@ func keyConds(field string, value any) ([]embeddedCond, bool) {
 				bracket = k + " < ''" // every number sorts below every string
 			case string:
 				bracket = k + " < x''" // every string sorts below every BLOB
+			case time.Time:
+				bracket = dateBracket(k)
 			default:
 				return nil, false
 			}
@@ -274,6 +279,10 @@ func keyConds(field string, value any) ([]embeddedCond, bool) {
 				sql = k + " < ?"
 			case "$lte":
 				sql = k + " <= ?"
+			}
+
+			if _, isDate := v.(time.Time); isDate && (op == "$lt" || op == "$lte") {
+				sql += " AND " + k + " >= x'09'" // above every boolean (dates' own bracket)
 			}
 
 			if _, isString := v.(string); isString && (op == "$lt" || op == "$lte") {
@@ -399,7 +408,7 @@ func (p *embeddedPlan) check(ctx context.Context, query querier) error {
 	exists := make([]string, len(fields))
 	for i, f := range fields {
 		exists[i] = fmt.Sprintf(
-			"EXISTS (SELECT 1 FROM %q WHERE %s >= %s)", p.table, metadata.SortKey(f), metadata.OtherTypes,
+			"EXISTS (SELECT 1 FROM %q WHERE %s >= %s)", p.table, metadata.SortKey(f), metadata.UnmodelledKeys(),
 		)
 	}
 
