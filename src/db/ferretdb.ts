@@ -235,6 +235,11 @@ export interface FerretDbOptions {
    * true; part of pushdown.patch's concern: _added/internal/backends/sqlite/embedded_pushdown_dates.go).
    */
   pushdownDates?: boolean;
+  /**
+   * false: $ne and $nin are not pushed down, FerretDB evaluates them as before (default true; part of pushdown.patch's
+   * concern: _added/internal/backends/sqlite/embedded_pushdown_negations.go).
+   */
+  pushdownNegations?: boolean;
   /** false: a standalone server, no sessions, transactions or retryable writes (default true; replset.patch). */
   replset?: boolean;
   /**
@@ -261,6 +266,7 @@ export function stockFerretDbOptions(): FerretDbOptions {
     readpath: "off",
     joinCache: false,
     pushdownDates: false,
+    pushdownNegations: false,
     replset: false,
     crud: false,
   };
@@ -315,6 +321,7 @@ export async function startFerretDb(
   delete env.FERRETDB_EMBEDDED_READPATH;
   delete env.FERRETDB_EMBEDDED_JOIN_CACHE;
   delete env.FERRETDB_EMBEDDED_PUSHDOWN_DATES;
+  delete env.FERRETDB_EMBEDDED_PUSHDOWN_NEGATIONS;
   delete env.FERRETDB_EMBEDDED_LOOKUP;
   delete env.FERRETDB_EMBEDDED_REPLSET;
   delete env.FERRETDB_EMBEDDED_TEST_COMMANDS;
@@ -325,6 +332,7 @@ export async function startFerretDb(
   if (options.readpath && options.readpath !== "on") env.FERRETDB_EMBEDDED_READPATH = options.readpath;
   if (options.joinCache === false) env.FERRETDB_EMBEDDED_JOIN_CACHE = "off";
   if (options.pushdownDates === false) env.FERRETDB_EMBEDDED_PUSHDOWN_DATES = "off";
+  if (options.pushdownNegations === false) env.FERRETDB_EMBEDDED_PUSHDOWN_NEGATIONS = "off";
   if (options.replset === false) env.FERRETDB_EMBEDDED_REPLSET = "off";
   if (options.crud === false) env.FERRETDB_EMBEDDED_CRUD = "off";
   if (options.testCommands) env.FERRETDB_EMBEDDED_TEST_COMMANDS = "on";

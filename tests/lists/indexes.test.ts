@@ -112,11 +112,17 @@ function indexOfGroup(pipeline: mongo.Document[]): number {
 
 const RANGE = new Set(["$gt", "$gte", "$lt", "$lte"]);
 
-/** A filter's fields: those it fixes, and those it only bounds. */
+/** Conditions no index range can seek ($ne, $nin: "still open"): rows the index read gives are tested against them. */
+const NEGATION = new Set(["$ne", "$nin"]);
+
+/** A filter's fields: those it fixes, and those it only bounds; negations need no place in the index. */
 function splitFilter(filter: mongo.Document): { filterFields: string[]; rangeFields: string[] } {
+  const ops = (value: unknown) =>
+    !!value && typeof value === "object" && !(value instanceof Date) ? Object.keys(value) : [];
+  const isNegation = (value: unknown) => ops(value).length > 0 && ops(value).every((op) => NEGATION.has(op));
   const isRange = (value: unknown) =>
-    !!value && typeof value === "object" && Object.keys(value).every((op) => RANGE.has(op));
-  const fields = Object.entries(filter);
+    ops(value).length > 0 && ops(value).every((op) => RANGE.has(op) || NEGATION.has(op)) && !isNegation(value);
+  const fields = Object.entries(filter).filter(([, v]) => !isNegation(v));
   return {
     filterFields: fields.filter(([, v]) => !isRange(v)).map(([k]) => k),
     rangeFields: fields.filter(([, v]) => isRange(v)).map(([k]) => k),
@@ -377,6 +383,34 @@ describe("indexes behind the lists", () => {
               {
                 where: { end_date: { gte: "2025-06-01", lt: "2025-07-01" } },
                 orderBy: { field: "END_DATE", direction: "ASC" },
+              },
+              STUDENT,
+            ),
+        ],
+        [
+          "board: still open and overdue, by deadline",
+          BoardProjectsDocument,
+          () =>
+            t.gql(
+              BoardProjectsDocument,
+              {
+                where: { project_status: { ne: "completed" }, end_date: { lt: "2025-07-01" } },
+                orderBy: { field: "END_DATE", direction: "ASC" },
+                limit: 10,
+              },
+              STUDENT,
+            ),
+        ],
+        [
+          "board: none of these statuses, newest first",
+          BoardProjectsDocument,
+          () =>
+            t.gql(
+              BoardProjectsDocument,
+              {
+                where: { project_status: { notIn: ["completed", "cancelled"] } },
+                orderBy: { field: "CREATED_AT", direction: "DESC" },
+                limit: 10,
               },
               STUDENT,
             ),

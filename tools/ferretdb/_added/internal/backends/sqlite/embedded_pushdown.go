@@ -64,6 +64,9 @@ type embeddedCond struct {
 	args  []any
 	exact bool // selects exactly the documents the condition matches (given a checked field)
 	in    bool // an $in of SortKey values without null: `field IN (args)`
+	// of a $ne or $nin (embedded_pushdown_negations.go): the condition it negates, so a count can subtract the
+	// matches of that one (each an index search) from those of the rest, instead of testing every row
+	negates *embeddedCond
 }
 
 // embeddedSortKey is one key of a pushed-down sort.
@@ -247,6 +250,14 @@ func keyConds(field string, value any) ([]embeddedCond, bool) {
 			}
 
 			res = append(res, embeddedCond{field: field, sql: sql, args: args, exact: true, in: !null && len(args) > 0})
+
+		case "$ne", "$nin":
+			c, ok := negationConds(field, k, op, v)
+			if !ok {
+				return nil, false
+			}
+
+			res = append(res, c)
 
 		case "$gt", "$gte", "$lt", "$lte":
 			kv, ok := keyValue(v)
@@ -714,6 +725,12 @@ func (c *collection) CountExact(ctx context.Context, params *backends.QueryParam
 
 	where, args := s.plan.where()
 	sql := fmt.Sprintf("SELECT count(*) FROM %q%s", meta.TableName, where)
+
+	if pd.Skip == 0 && pd.Limit == 0 {
+		if q, a, ok := s.plan.negatedCount(meta.TableName); ok {
+			sql, args = q, a
+		}
+	}
 
 	if pd.Skip > 0 || pd.Limit > 0 {
 		limit := pd.Limit
