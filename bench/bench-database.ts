@@ -82,7 +82,8 @@ export function seededProject(id: number, spread: SeedSpread) {
     project_status: spread.statuses[id % spread.statuses.length],
     project_url: null,
     start_date: "2026-01-01",
-    end_date: "2026-06-30",
+    // Deadlines spread over the year (a board orders by them): 336 distinct days, many projects per day.
+    end_date: `2026-${String(1 + (id % 12)).padStart(2, "0")}-${String(1 + (id % 28)).padStart(2, "0")}`,
     teacher_id: spread.teachers === null ? null : 1 + (id % spread.teachers),
     revision: 1,
     created_by: "bench",
