@@ -95,6 +95,14 @@ export function sortOf<R>(orders: OrderFields<R>, order: ListOrder<R>): Record<s
   return order.field.stored === orders.id ? { [orders.id]: dir } : { [order.field.stored]: dir, [orders.id]: dir };
 }
 
+/** The order as the database sorts a keyset page in it (db/keyset.ts's StoredOrder): stored field, id, direction. */
+export function storedOrderOf<R>(
+  orders: OrderFields<R>,
+  order: ListOrder<R>,
+): { field: string; id: string; direction: 1 | -1 } {
+  return { field: order.field.stored, id: orders.id, direction: order.direction === "ASC" ? 1 : -1 };
+}
+
 const V2_TEXT = /^v2:(Project|Teacher|Student):([A-Z_]+):(ASC|DESC):(.*)$/s;
 
 const encode = (text: string) => Buffer.from(text, "utf8").toString("base64url");

@@ -16,7 +16,6 @@ describe("dates in the embedded FerretDB's pushdown", () => {
   const dirs: string[] = [];
   const servers: EmbeddedDatabase[] = [];
   const clients: mongo.MongoClient[] = [];
-  const names = ["dates pushed", "dates off", "pushdown off"] as const;
 
   beforeAll(async () => {
     for (let i = 0; i < 3; i++) dirs.push(fs.mkdtempSync(path.join(os.tmpdir(), "project-service-dates-")));

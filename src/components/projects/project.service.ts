@@ -7,13 +7,13 @@ import { answerRulesOf } from "../../db/answer-rules";
 import { SYSTEM_ACTOR, type Actor } from "../../auth/actor";
 import type { Caller } from "../../auth/caller";
 import { badRequest, conflict, FieldErrorReason, forbidden, notFound } from "../../shared/errors";
-import type { StoredOrder } from "../../db/keyset";
 import { connectionOf, type Connection, type ConnectionRequest, type KeysetRead } from "../../shared/keyset-pagination";
 import {
   listOrder,
   orderedCursorOf,
   orderedWindow,
   sortOf,
+  storedOrderOf,
   type ListOrder,
   type OrderInput,
 } from "../../shared/list-order";
@@ -254,13 +254,18 @@ export class ProjectService {
     const window = orderedWindow(PROJECT_ORDERS, order, request);
     const cursor = (project: ProjectRecord) => orderedCursorOf(PROJECT_ORDERS, order, project);
     if (!query) return connectionOf(cursor, window, NOTHING, options.total ? 0 : undefined);
-    const read0 = options.teachers ? this.withTeachers(options.fields) : { fields: options.fields, join: undefined };
-    const fields = withOrderFields(read0.fields, order);
-    const { total, joined, ...read } = await this.projects.pageByKeyset(query, window, storedOrderOf(order), {
-      total: options.total ?? false,
-      fields,
-      join: read0.join,
-    });
+    const reading = options.teachers ? this.withTeachers(options.fields) : { fields: options.fields, join: undefined };
+    const fields = withOrderFields(reading.fields, order);
+    const { total, joined, ...read } = await this.projects.pageByKeyset(
+      query,
+      window,
+      storedOrderOf(PROJECT_ORDERS, order),
+      {
+        total: options.total ?? false,
+        fields,
+        join: reading.join,
+      },
+    );
     const connection = connectionOf(cursor, window, this.kept(read, fields), total);
     return joined ? { ...connection, teachers: this.joinedTeachers(read.items, joined) } : connection;
   }
@@ -281,7 +286,7 @@ export class ProjectService {
     const pages = await this.projects.pageByTeacherIds(
       teacherIds,
       window,
-      storedOrderOf(order),
+      storedOrderOf(PROJECT_ORDERS, order),
       { total: options.total ?? false },
       query,
     );
@@ -438,11 +443,6 @@ function listQueryOf(
   const order = listOrder(PROJECT_ORDERS, options.orderBy);
   const readable = readableOf(equal, options.access);
   return { query: readable && allOf(readable as StoredFilter, conditions), order };
-}
-
-/** The order as the database sorts it. */
-function storedOrderOf(order: ListOrder<ProjectRecord>): StoredOrder {
-  return { field: order.field.stored, id: "project_id", direction: order.direction === "ASC" ? 1 : -1 };
 }
 
 /** The fields a keyset page reads: `fields` with those its order's cursors are made of (all when undefined). */

@@ -3,7 +3,14 @@
 import { answerRulesOf } from "../../db/answer-rules";
 import { conflict, FieldErrorReason, notFound } from "../../shared/errors";
 import { connectionOf, type Connection, type ConnectionRequest } from "../../shared/keyset-pagination";
-import { listOrder, orderedCursorOf, orderedWindow, sortOf, type OrderInput } from "../../shared/list-order";
+import {
+  listOrder,
+  orderedCursorOf,
+  orderedWindow,
+  sortOf,
+  storedOrderOf,
+  type OrderInput,
+} from "../../shared/list-order";
 import { allOf, whereFilter, type WhereInput } from "../../shared/list-where";
 import { STUDENT_ORDERS, STUDENT_WHERE_FIELDS } from "./student.where";
 import { pageBounds, toPage, type Page, type PageRequest } from "../../shared/pagination";
@@ -90,11 +97,7 @@ export class StudentService {
     const query = allOf(queryOf(filter), whereFilter(STUDENT_WHERE_FIELDS, options.where));
     const order = listOrder(STUDENT_ORDERS, options.orderBy);
     const window = orderedWindow(STUDENT_ORDERS, order, request);
-    const stored = {
-      field: order.field.stored,
-      id: "student_id",
-      direction: order.direction === "ASC" ? 1 : -1,
-    } as const;
+    const stored = storedOrderOf(STUDENT_ORDERS, order);
     const { items, more, total } = await this.students.pageByKeyset(query, window, stored, {
       total: options.total ?? false,
     });

@@ -3,7 +3,14 @@
 import { answerRulesOf } from "../../db/answer-rules";
 import { badRequest, FieldErrorReason } from "../../shared/errors";
 import { connectionOf, type Connection, type ConnectionRequest } from "../../shared/keyset-pagination";
-import { listOrder, orderedCursorOf, orderedWindow, sortOf, type OrderInput } from "../../shared/list-order";
+import {
+  listOrder,
+  orderedCursorOf,
+  orderedWindow,
+  sortOf,
+  storedOrderOf,
+  type OrderInput,
+} from "../../shared/list-order";
 import { whereFilter, type WhereInput } from "../../shared/list-where";
 import { TEACHER_ORDERS, TEACHER_WHERE_FIELDS } from "./teacher.where";
 import { pageBounds, toPage, type Page, type PageRequest } from "../../shared/pagination";
@@ -138,11 +145,7 @@ export class TeacherService {
     const query = whereFilter(TEACHER_WHERE_FIELDS, options.where);
     const order = listOrder(TEACHER_ORDERS, options.orderBy);
     const window = orderedWindow(TEACHER_ORDERS, order, request);
-    const stored = {
-      field: order.field.stored,
-      id: "teacher_id",
-      direction: order.direction === "ASC" ? 1 : -1,
-    } as const;
+    const stored = storedOrderOf(TEACHER_ORDERS, order);
     const { items, more, total } = await this.teachers.pageByKeyset(query, window, stored, {
       total: options.total ?? false,
     });
