@@ -76,12 +76,14 @@ export function seededProject(id: number, spread: SeedSpread) {
     project_id: id,
     project_name: `Seeded project ${id}`,
     name_key: `seeded project ${id}`,
+    name_folded: `seeded project ${id}`,
     project_desc: "Seeded for the benchmark",
     company_id: 100 + (id % spread.companies),
     project_status: spread.statuses[id % spread.statuses.length],
     project_url: null,
     start_date: "2026-01-01",
-    end_date: "2026-06-30",
+    // Deadlines spread over the year (a board orders by them): 336 distinct days, many projects per day.
+    end_date: `2026-${String(1 + (id % 12)).padStart(2, "0")}-${String(1 + (id % 28)).padStart(2, "0")}`,
     teacher_id: spread.teachers === null ? null : 1 + (id % spread.teachers),
     revision: 1,
     created_by: "bench",
@@ -101,7 +103,7 @@ export async function seedProjects(db: Database, count: number, spread: SeedSpre
   for (let from = 1; from <= count; from += BATCH) {
     const ids = Array.from({ length: Math.min(BATCH, count - from + 1) }, (_, k) => from + k);
     const projects = ids.map((id) => seededProject(id, spread));
-    const changes = projects.map(({ _id: _key, name_key: _nameKey, ...state }) => ({
+    const changes = projects.map(({ _id: _key, name_key: _nameKey, name_folded: _folded, ...state }) => ({
       _id: `${state.project_id}:1`,
       seq: state.project_id,
       project_id: state.project_id,

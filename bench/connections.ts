@@ -30,6 +30,9 @@ for (const size of sizes) {
 }
 
 const cursorOf = (id: number) => Buffer.from(`v1:Project:${id}`).toString("base64url");
+/** A position in another order (shared/list-order.ts's v2 cursor): a value of its field, and an id. */
+const orderedCursorOf = (order: string, value: string | number, id: number) =>
+  Buffer.from(`v2:Project:${order}:${JSON.stringify([value, id])}`).toString("base64url");
 /** Seeded projects belong to company 100 + id % COMPANIES; the filtered scenarios read company 100. */
 const FILTER = { company_id: 100 };
 
@@ -47,6 +50,16 @@ function scenarios(count: number): Scenario[] {
     "query($first: Int, $after: String, $last: Int, $before: String, $filter: ProjectFilterInput) { projectsConnection(first: $first, after: $after, last: $last, before: $before, filter: $filter) { edges { cursor node { id project_id project_name project_status } } pageInfo { hasNextPage hasPreviousPage endCursor } } }";
   const offset =
     "query($offset: Int!, $filter: ProjectFilterInput) { projects(offset: $offset, limit: 20, filter: $filter) { has_more items { id project_id project_name project_status } } }";
+  // Lists a board can ask for (contract, sixth revision): where and orderBy, cursors deep in an order, counts.
+  const board =
+    "query($first: Int, $after: String, $where: ProjectWhere, $orderBy: ProjectOrder) { projectsConnection(first: $first, after: $after, where: $where, orderBy: $orderBy) { edges { cursor node { id project_id project_name end_date project_status } } pageInfo { hasNextPage endCursor } } }";
+  const counts =
+    "query($where: ProjectWhere) { projectCounts(where: $where, groupBy: PROJECT_STATUS) { total groups { key count } hasMoreGroups } }";
+  const open = { project_status: { ne: "done" } };
+  const byDeadline = { field: "END_DATE", direction: "ASC" };
+  // Deadlines run to 2026-12-28; a position on 2026-11-20 lies near the end of that order, with open projects after it
+  // (December's seeded projects are all done: id % 12 == 11 gives id % 3 == 2).
+  const lateDeadline = orderedCursorOf("END_DATE:ASC", "2026-11-20", deep);
   return [
     { name: "projectsConnection(first: 20): first page", query: connection, variables: { first: PAGE } },
     {
@@ -73,6 +86,54 @@ function scenarios(count: number): Scenario[] {
       name: `projects(offset: ${deep}, limit: 20): offset page at 90% (for comparison)`,
       query: offset,
       variables: { offset: deep },
+    },
+    {
+      name: "board: still open (status ne done), by deadline: first page",
+      query: board,
+      variables: { first: PAGE, where: open, orderBy: byDeadline },
+    },
+    {
+      name: "board: still open, by deadline, after a cursor on 2026-11-20",
+      query: board,
+      variables: { first: PAGE, where: open, orderBy: byDeadline, after: lateDeadline },
+    },
+    {
+      name: "board: a company's column (company, ne done) by deadline: first page",
+      query: board,
+      variables: { first: PAGE, where: { ...open, company_id: { eq: 100 } }, orderBy: byDeadline },
+    },
+    {
+      name: "board: a company's column by deadline, after a cursor on 2026-11-20",
+      query: board,
+      variables: { first: PAGE, where: { ...open, company_id: { eq: 100 } }, orderBy: byDeadline, after: lateDeadline },
+    },
+    {
+      name: "board: due in March (end_date range), by deadline",
+      query: board,
+      variables: { first: PAGE, where: { end_date: { gte: "2026-03-01", lt: "2026-04-01" } }, orderBy: byDeadline },
+    },
+    {
+      name: 'board: a search box (project_name startsWith "seeded project 9"), by name',
+      query: board,
+      variables: {
+        first: PAGE,
+        where: { project_name: { startsWith: "seeded project 9" } },
+        orderBy: { field: "PROJECT_NAME", direction: "ASC" },
+      },
+    },
+    {
+      name: `board: newest first (CREATED_AT DESC), after a cursor of ${deep}`,
+      query: board,
+      variables: {
+        first: PAGE,
+        orderBy: { field: "CREATED_AT", direction: "DESC" },
+        after: orderedCursorOf("CREATED_AT:DESC", "2026-01-01T00:00:00.000Z", deep),
+      },
+    },
+    {
+      name: "board: a company's column counts (projectCounts by status)",
+      query: counts,
+      variables: { where: { company_id: { eq: 100 } } },
     },
   ];
 }
@@ -114,11 +175,20 @@ async function measure(uri: string, count: number, poolSize: number | undefined)
           body: JSON.stringify({ query: scenario.query, variables: scenario.variables }),
         });
         const body = (await res.json()) as {
-          data?: { projectsConnection?: { edges: unknown[] }; projects?: { items: unknown[] } };
+          data?: {
+            projectsConnection?: { edges: unknown[] };
+            projects?: { items: unknown[] };
+            projectCounts?: { groups: unknown[] };
+          };
           errors?: { message: string }[];
         };
         if (body.errors || !body.data) throw new Error(`${scenario.name}: ${JSON.stringify(body.errors)}`);
-        return (body.data.projectsConnection?.edges ?? body.data.projects?.items ?? []).length;
+        return (
+          body.data.projectsConnection?.edges ??
+          body.data.projects?.items ??
+          body.data.projectCounts?.groups ??
+          []
+        ).length;
       };
       const items = await send(); // warm-up, and the answer's size
       const latencies: number[] = [];

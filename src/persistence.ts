@@ -5,6 +5,7 @@ import {
   createProjectChangeModel,
   createProjectModel,
   createProjectRevisionModel,
+  FOLDED_PROJECT_NAME,
   catchUpProjects as catchUpProjectsOf,
   migrateProjectRevisions,
   ProjectChangeLog,
@@ -13,8 +14,9 @@ import {
   type ProjectModel,
   type ProjectRevisionModel,
 } from "./components/projects/persistence";
-import { createStudentModel, type StudentModel } from "./components/students/persistence";
-import { createTeacherModel, type TeacherModel } from "./components/teachers/persistence";
+import { createStudentModel, FOLDED_STUDENT_NAME, type StudentModel } from "./components/students/persistence";
+import { createTeacherModel, FOLDED_TEACHER_NAME, type TeacherModel } from "./components/teachers/persistence";
+import { bringUpDerivedField } from "./db/derived-fields";
 import {
   createWebhookDeliveryModel,
   createWebhookEndpointModel,
@@ -61,6 +63,10 @@ export const APP_SCHEMA: DatabaseSchema<AppModels> = {
     // Insert-only and idempotent; markers make later starts skip them (project-upgrades.ts).
     await migrateProjectRevisions(db, progress);
     await upgradeProjects(db, changeLogOf(db), progress);
+    // Folded names of lists (where: project_name), in projects stored before the field was.
+    await bringUpDerivedField(db.connection, db.models.Project, FOLDED_PROJECT_NAME);
+    await bringUpDerivedField(db.connection, db.models.Teacher, FOLDED_TEACHER_NAME);
+    await bringUpDerivedField(db.connection, db.models.Student, FOLDED_STUDENT_NAME);
   },
 };
 

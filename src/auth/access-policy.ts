@@ -39,6 +39,7 @@ const QUERY_RULES = {
   project: ANY_CALLER,
   projects: ANY_CALLER,
   projectStatuses: ANY_CALLER,
+  projectCounts: ANY_CALLER,
   teacher: ANY_CALLER,
   teachers: ANY_CALLER,
   student: { roles: ["teacher", "admin"], wrongRole: ErrorCode.FORBIDDEN },

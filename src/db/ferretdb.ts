@@ -230,6 +230,16 @@ export interface FerretDbOptions {
    * readpath.patch's concern: _added/internal/handler/embedded_readpath_cache.go).
    */
   joinCache?: boolean;
+  /**
+   * false: dates are not pushed down, a field holding one is left to FerretDB as before dates were modelled (default
+   * true; part of pushdown.patch's concern: _added/internal/backends/sqlite/embedded_pushdown_dates.go).
+   */
+  pushdownDates?: boolean;
+  /**
+   * false: $ne and $nin are not pushed down, FerretDB evaluates them as before (default true; part of pushdown.patch's
+   * concern: _added/internal/backends/sqlite/embedded_pushdown_negations.go).
+   */
+  pushdownNegations?: boolean;
   /** false: a standalone server, no sessions, transactions or retryable writes (default true; replset.patch). */
   replset?: boolean;
   /**
@@ -265,6 +275,8 @@ export function stockFerretDbOptions(): FerretDbOptions {
     lookup: false,
     readpath: "off",
     joinCache: false,
+    pushdownDates: false,
+    pushdownNegations: false,
     replset: false,
     crud: false,
     erase: false,
@@ -353,6 +365,8 @@ function ferretDbEnv(options: FerretDbOptions): NodeJS.ProcessEnv {
   delete env.FERRETDB_EMBEDDED_SQL_LOG;
   delete env.FERRETDB_EMBEDDED_READPATH;
   delete env.FERRETDB_EMBEDDED_JOIN_CACHE;
+  delete env.FERRETDB_EMBEDDED_PUSHDOWN_DATES;
+  delete env.FERRETDB_EMBEDDED_PUSHDOWN_NEGATIONS;
   delete env.FERRETDB_EMBEDDED_LOOKUP;
   delete env.FERRETDB_EMBEDDED_REPLSET;
   delete env.FERRETDB_EMBEDDED_TEST_COMMANDS;
@@ -365,6 +379,8 @@ function ferretDbEnv(options: FerretDbOptions): NodeJS.ProcessEnv {
   if (options.atomic === false) env.FERRETDB_EMBEDDED_ATOMIC = "off";
   if (options.readpath && options.readpath !== "on") env.FERRETDB_EMBEDDED_READPATH = options.readpath;
   if (options.joinCache === false) env.FERRETDB_EMBEDDED_JOIN_CACHE = "off";
+  if (options.pushdownDates === false) env.FERRETDB_EMBEDDED_PUSHDOWN_DATES = "off";
+  if (options.pushdownNegations === false) env.FERRETDB_EMBEDDED_PUSHDOWN_NEGATIONS = "off";
   if (options.replset === false) env.FERRETDB_EMBEDDED_REPLSET = "off";
   if (options.crud === false) env.FERRETDB_EMBEDDED_CRUD = "off";
   if (options.erase === false) env.FERRETDB_EMBEDDED_ERASE = "off";

@@ -15,10 +15,12 @@ import {
   simpleEstimator,
   type ComplexityEstimator,
 } from "graphql-query-complexity";
+import { whereSize } from "../shared/list-where";
 import { PAGE_DEFAULT_LIMIT, PAGE_MAX_LIMIT } from "../shared/pagination";
 
 /**
- * The most a document may cost. Every field costs 1, a list costs 1 + limit × (cost of one item's fields).
+ * The most a document may cost. Every field costs 1, a list costs 1 + limit × (cost of one item's fields) + the size
+ * of its where (its values and conditions: shared/list-where.ts's whereSize).
  * A page of 100 projects with every field and their teacher costs 1,901; a page of 20 teachers with 20 projects
  * each (every field) 4,561; one list of 100 inside another list of 100 does not fit (over 10,100).
  */
@@ -32,7 +34,7 @@ export const MAX_QUERY_COST = 10_000;
 export const listCost: ComplexityEstimator = ({ args, childComplexity }) => {
   const requested = typeof args.limit === "number" ? args.limit : PAGE_DEFAULT_LIMIT;
   const limit = Math.min(Math.max(requested, 1), PAGE_MAX_LIMIT);
-  return 1 + limit * childComplexity;
+  return 1 + limit * childComplexity + whereSize(args.where);
 };
 
 /**
@@ -46,8 +48,12 @@ export const connectionCost: ComplexityEstimator = ({ args, childComplexity }) =
     (size): size is number => typeof size === "number",
   );
   const requested = sizes.length > 0 ? Math.max(...sizes) : PAGE_DEFAULT_LIMIT;
-  return 1 + Math.min(Math.max(requested, 0), PAGE_MAX_LIMIT) * childComplexity;
+  return 1 + Math.min(Math.max(requested, 0), PAGE_MAX_LIMIT) * childComplexity + whereSize(args.where);
 };
+
+/** Field cost of projectCounts: 1 + its selection (its groups count as one list of at most MAX_GROUPS) + its where's size. */
+export const countsCost: ComplexityEstimator = ({ args, childComplexity }) =>
+  1 + childComplexity + whereSize(args.where);
 
 /** A field that takes `limit`, or `first`/`last`, but declares no cost (a list added later) still counts as a list. */
 const limitArgumentEstimator: ComplexityEstimator = (options) =>
@@ -68,7 +74,15 @@ const ESTIMATORS: ComplexityEstimator[] = [
  * and `if` of @skip/@include, which the walk applies: a cost depends on the variables given to these only. An
  * estimator reading another argument must add it here, or costs would be taken from another request's variables.
  */
-export const COST_ARGUMENTS: ReadonlySet<string> = new Set(["limit", "first", "last", "ids", "representations", "if"]);
+export const COST_ARGUMENTS: ReadonlySet<string> = new Set([
+  "limit",
+  "first",
+  "last",
+  "ids",
+  "representations",
+  "if",
+  "where",
+]);
 
 /** Costs already worked out, per schema and document (the parsed document is reused for the same text). */
 const costs = new WeakMap<GraphQLSchema, WeakMap<DocumentNode, DocumentCosts>>();

@@ -67,7 +67,7 @@ export const FIELD_ERROR_REASONS: Record<FieldErrorReason, string> = {
     "A value is not written the way its field needs (an e-mail address, an http(s) URL, a whole number in a path)",
   INVALID_DATE: "A date is not a real calendar date written YYYY-MM-DD",
   OUT_OF_RANGE:
-    "A number is outside its range (ids, company_id, expected_revision, offset, limit, after_revision), or end_date is before start_date",
+    "A number is outside its range (ids, company_id, expected_revision, offset, limit, after_revision), end_date is before start_date, or a where's in/notIn (1-100 values) or and/or (1-10 entries) holds too few or too many",
   FORBIDDEN_CHARACTERS:
     "A text contains control characters, unpaired surrogates, bidirectional overrides, or (in identifiers such as class_code and email) invisible characters",
   WRONG_TYPE: "A value has the wrong JSON type (a string where a number belongs, an array instead of an object)",
@@ -96,7 +96,8 @@ export const FIELD_ERROR_REASONS: Record<FieldErrorReason, string> = {
   NOT_SUPPORTED:
     "The operation is not served this way (a subscription over HTTP, a query over WebSocket, a method the route does not take)",
   TIMEOUT: "The request was not received in time",
-  TOO_COMPLEX: "The GraphQL document costs more, or is larger, than the service runs",
+  TOO_COMPLEX:
+    "The GraphQL document costs more, or is larger, than the service runs, or a where nests and/or/not deeper than 4",
   NOT_TRUSTED:
     "The document is not a trusted one (TRUSTED_DOCUMENTS): an unknown documentId or hash, or, with TRUSTED_DOCUMENTS_ONLY, a document sent as text",
   UNAVAILABLE: "The service cannot answer now (shutting down, database not answering, connections full); retry",

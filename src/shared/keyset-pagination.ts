@@ -135,7 +135,17 @@ export function toConnection<T>(
   read: KeysetRead<T>,
   totalCount?: number,
 ): Connection<T> {
-  const edges = read.items.map((node) => ({ cursor: cursorOf(kind, keyOf(node)), node }));
+  return connectionOf((node) => cursorOf(kind, keyOf(node)), window, read, totalCount);
+}
+
+/** The connection of a keyset read whose cursors `cursorFor` makes (a list in another order: shared/list-order.ts). */
+export function connectionOf<T>(
+  cursorFor: (item: T) => string,
+  window: { backward: boolean },
+  read: KeysetRead<T>,
+  totalCount?: number,
+): Connection<T> {
+  const edges = read.items.map((node) => ({ cursor: cursorFor(node), node }));
   return {
     edges,
     nodes: read.items,

@@ -318,3 +318,16 @@ export function validate<S extends z.ZodType>(
 export function nameKey(name: string): string {
   return name.trim().normalize("NFC").toLowerCase();
 }
+
+/** Combining marks (accents) once a text is decomposed. */
+const COMBINING_MARKS = /\p{M}/gu;
+
+/**
+ * A name as lists compare it (contract, sixth revision, "Names"): Unicode NFKD with combining marks removed, lower
+ * case, surrounding spaces trimmed ("  Énergie " folds to "energie"). Stored beside each name (name_folded), so an
+ * equality or a prefix of it is an index range. Lower-casing may decompose into marks again (U+0130), so the text is
+ * decomposed once more before the marks go.
+ */
+export function foldedName(name: string): string {
+  return name.normalize("NFKD").toLowerCase().normalize("NFKD").replace(COMBINING_MARKS, "").trim();
+}

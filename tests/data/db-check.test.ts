@@ -79,6 +79,7 @@ describe("npm run db:check", () => {
       _id: "5",
       student_id: 5,
       student_name: "Upper",
+      name_folded: "upper",
       email: "UPPER@EXAMPLE.ORG",
       class_code: "B2",
       created_at: new Date(),

@@ -33,6 +33,16 @@ const ANSWERED_BY: Record<string, string | null> = {
   // Connection page sizes (0…100): no connection returns them.
   first: null,
   last: null,
+  // The values of a where's comparisons (IntComparison, SafeIntComparison): compared with a field, never answered;
+  // the service checks each within its field's range (shared/list-where.ts).
+  eq: null,
+  ne: null,
+  in: null,
+  notIn: null,
+  gt: null,
+  gte: null,
+  lt: null,
+  lte: null,
 };
 
 const schema = getSchema();

@@ -89,6 +89,13 @@ const SCALARS: unknown[] = [
   undefined, // missing
   OID_A,
   OID_B,
+  // Dates, modelled since sort keys hold them (embedded_pushdown_dates.go): the same instant twice, before the epoch,
+  // milliseconds.
+  new Date(0),
+  new Date(Date.UTC(2024, 0, 1)),
+  new Date(Date.UTC(2024, 0, 1)),
+  new Date(-86_400_000),
+  new Date(Date.UTC(2026, 5, 30, 12, 0, 0, 123)),
 ];
 
 /** Values the pushdown does not model, for one collection only: documents containing them are left to FerretDB. */
@@ -275,6 +282,7 @@ function orderKey(v: unknown): string | undefined {
   if (typeof v === "string") return `2:${v}`;
   if (v instanceof ObjectId) return `3:${v.toHexString()}`;
   if (typeof v === "boolean") return `4:${v}`;
+  if (v instanceof Date) return `5:${v.getTime()}`;
   return undefined;
 }
 

@@ -113,6 +113,8 @@ describe("the embedded FerretDB's test commands", () => {
       "FERRETDB_EMBEDDED_JOIN_CACHE=off",
       "FERRETDB_EMBEDDED_LOOKUP=off",
       "FERRETDB_EMBEDDED_PUSHDOWN=off",
+      "FERRETDB_EMBEDDED_PUSHDOWN_DATES=off",
+      "FERRETDB_EMBEDDED_PUSHDOWN_NEGATIONS=off",
       "FERRETDB_EMBEDDED_READPATH=off",
       "FERRETDB_EMBEDDED_REPLSET=off",
     ]);

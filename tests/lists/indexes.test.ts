@@ -15,6 +15,12 @@ import type { mongo } from "mongoose";
 import { openDatabase, type Database } from "../../src/persistence";
 import {
   AssignTeacherDocument,
+  BoardConnectionDocument,
+  BoardCountsDocument,
+  BoardProjectsDocument,
+  StudentsBoardDocument,
+  TeacherBoardDocument,
+  TeachersBoardDocument,
   CreateProjectDocument,
   ArchiveProjectDocument,
   CreateStudentDocument,
@@ -87,7 +93,8 @@ function shapesOf(label: string, event: mongo.CommandStartedEvent): QueryShape[]
         collection: c.aggregate,
         ...splitFilter(match),
         // A page's $sort (a page of projects with their teachers) needs the index, as a find's sort does.
-        sort: entries(pipeline.find((stage) => stage.$sort)?.$sort),
+        // (A $sort after a $group orders the groups, not documents.)
+        sort: entries(pipeline.slice(0, indexOfGroup(pipeline)).find((stage) => stage.$sort)?.$sort),
         command: { ...pick(c, ["aggregate", "pipeline"]), cursor: {} },
       },
       // Each $lookup reads its collection by foreignField: that read needs an index too.
@@ -104,13 +111,25 @@ function shapesOf(label: string, event: mongo.CommandStartedEvent): QueryShape[]
   return [];
 }
 
+/** Where a pipeline's $group is (its length when there is none). */
+function indexOfGroup(pipeline: mongo.Document[]): number {
+  const at = pipeline.findIndex((stage) => stage.$group);
+  return at < 0 ? pipeline.length : at;
+}
+
 const RANGE = new Set(["$gt", "$gte", "$lt", "$lte"]);
 
-/** A filter's fields: those it fixes, and those it only bounds. */
+/** Conditions no index range can seek ($ne, $nin: "still open"): rows the index read gives are tested against them. */
+const NEGATION = new Set(["$ne", "$nin"]);
+
+/** A filter's fields: those it fixes, and those it only bounds; negations need no place in the index. */
 function splitFilter(filter: mongo.Document): { filterFields: string[]; rangeFields: string[] } {
+  const ops = (value: unknown) =>
+    !!value && typeof value === "object" && !(value instanceof Date) ? Object.keys(value) : [];
+  const isNegation = (value: unknown) => ops(value).length > 0 && ops(value).every((op) => NEGATION.has(op));
   const isRange = (value: unknown) =>
-    !!value && typeof value === "object" && Object.keys(value).every((op) => RANGE.has(op));
-  const fields = Object.entries(filter);
+    ops(value).length > 0 && ops(value).every((op) => RANGE.has(op) || NEGATION.has(op)) && !isNegation(value);
+  const fields = Object.entries(filter).filter(([, v]) => !isNegation(v));
   return {
     filterFields: fields.filter(([, v]) => !isRange(v)).map(([k]) => k),
     rangeFields: fields.filter(([, v]) => isRange(v)).map(([k]) => k),
@@ -138,11 +157,10 @@ function serves(indexKey: Record<string, number>, shape: QueryShape): boolean {
   if (shape.rangeFields.some((field, i) => fields[equality + i]?.[0] !== field)) return false;
   if (shape.rangeFields.length > 0 && shape.sort.length === 0) return true;
   // The sort follows the index in its own direction or, every key at once, in the reverse one (an index is walked
-  // either way).
+  // either way). A sort key the filter fixes by equality (a keyset page's tie with its cursor) orders nothing.
+  const sort = shape.sort.filter(([field]) => !fields.slice(0, equality).some(([key]) => key === field));
   const matches = (flip: number) =>
-    shape.sort.every(
-      ([field, dir], i) => fields[equality + i]?.[0] === field && fields[equality + i]?.[1] === dir * flip,
-    );
+    sort.every(([field, dir], i) => fields[equality + i]?.[0] === field && fields[equality + i]?.[1] === dir * flip);
   return matches(1) || matches(-1);
 }
 
@@ -160,6 +178,9 @@ function stagesIn(value: unknown, out: string[] = []): string[] {
 
 /** A cursor and a global id as the service writes them (opaque to clients; the test only needs valid ones). */
 const cursor = (kind: string, id: number) => Buffer.from(`v1:${kind}:${id}`).toString("base64url");
+/** A cursor of another order than PROJECT_ID ASC, as the service writes it. */
+const orderedCursor = (order: string, value: string | number, id: number) =>
+  Buffer.from(`v2:Project:${order}:${JSON.stringify([value, id])}`).toString("base64url");
 const globalId = (type: string, id: number) => Buffer.from(`${type}:${id}`).toString("base64url");
 
 describe("indexes behind the lists", () => {
@@ -375,6 +396,183 @@ describe("indexes behind the lists", () => {
           () => t.gql(TeachersWithProjectsConnectionCountedDocument, { teachers: 5, first: 5 }, STUDENT),
         ],
         ["node", NodeByIdDocument, () => t.gql(NodeByIdDocument, { id: globalId("Project", 7) }, TEACHER)],
+        // Lists a board can ask for (contract, sixth revision): every order, a where of each kind, cursors deep in
+        // an order, a company's column by deadline, counts by group, a teacher's lists.
+        ...(
+          [
+            "PROJECT_ID",
+            "PROJECT_NAME",
+            "PROJECT_STATUS",
+            "COMPANY_ID",
+            "START_DATE",
+            "END_DATE",
+            "CREATED_AT",
+            "UPDATED_AT",
+          ] as const
+        ).flatMap((field) =>
+          (["ASC", "DESC"] as const).map((direction): [string, DocumentNode, () => Promise<{ errors?: unknown }>] => [
+            `board: ordered by ${field} ${direction}`,
+            BoardProjectsDocument,
+            () => t.gql(BoardProjectsDocument, { orderBy: { field, direction }, limit: 10 }, STUDENT),
+          ]),
+        ),
+        [
+          "board: due this month, by deadline",
+          BoardProjectsDocument,
+          () =>
+            t.gql(
+              BoardProjectsDocument,
+              {
+                where: { end_date: { gte: "2025-06-01", lt: "2025-07-01" } },
+                orderBy: { field: "END_DATE", direction: "ASC" },
+              },
+              STUDENT,
+            ),
+        ],
+        [
+          "board: still open and overdue, by deadline",
+          BoardProjectsDocument,
+          () =>
+            t.gql(
+              BoardProjectsDocument,
+              {
+                where: { project_status: { ne: "completed" }, end_date: { lt: "2025-07-01" } },
+                orderBy: { field: "END_DATE", direction: "ASC" },
+                limit: 10,
+              },
+              STUDENT,
+            ),
+        ],
+        [
+          "board: none of these statuses, newest first",
+          BoardProjectsDocument,
+          () =>
+            t.gql(
+              BoardProjectsDocument,
+              {
+                where: { project_status: { notIn: ["completed", "cancelled"] } },
+                orderBy: { field: "CREATED_AT", direction: "DESC" },
+                limit: 10,
+              },
+              STUDENT,
+            ),
+        ],
+        [
+          "board: a name typed into a search box",
+          BoardProjectsDocument,
+          () =>
+            t.gql(
+              BoardProjectsDocument,
+              {
+                where: { project_name: { startsWith: "proj" } },
+                orderBy: { field: "PROJECT_NAME", direction: "ASC" },
+                limit: 10,
+              },
+              STUDENT,
+            ),
+        ],
+        [
+          "board: by name after a cursor",
+          BoardConnectionDocument,
+          () =>
+            t.gql(
+              BoardConnectionDocument,
+              {
+                orderBy: { field: "PROJECT_NAME", direction: "ASC" },
+                first: 10,
+                after: orderedCursor("PROJECT_NAME:ASC", "project 150", 150),
+              },
+              STUDENT,
+            ),
+        ],
+        [
+          "board: a company's column by deadline, backward from a cursor",
+          BoardConnectionDocument,
+          () =>
+            t.gql(
+              BoardConnectionDocument,
+              {
+                where: { company_id: { eq: 3 } },
+                orderBy: { field: "END_DATE", direction: "DESC" },
+                last: 5,
+                before: orderedCursor("END_DATE:DESC", "2025-06-30", 120),
+              },
+              STUDENT,
+            ),
+        ],
+        [
+          "teachers by name, a prefix, after a cursor",
+          TeachersBoardDocument,
+          () =>
+            t.gql(
+              TeachersBoardDocument,
+              {
+                where: { teacher_name: { startsWith: "teach" } },
+                orderBy: { field: "TEACHER_NAME", direction: "DESC" },
+                first: 5,
+                after: Buffer.from('v2:Teacher:TEACHER_NAME:DESC:["teacher 9",9]').toString("base64url"),
+              },
+              STUDENT,
+            ),
+        ],
+        [
+          "students of a class by name, and by class code",
+          StudentsBoardDocument,
+          () =>
+            t.gql(
+              StudentsBoardDocument,
+              {
+                where: { student_name: { startsWith: "stud" } },
+                orderBy: { field: "STUDENT_NAME", direction: "ASC" },
+                first: 5,
+              },
+              TEACHER,
+            ),
+        ],
+        [
+          "students by class code, backward",
+          StudentsBoardDocument,
+          () =>
+            t.gql(
+              StudentsBoardDocument,
+              {
+                orderBy: { field: "CLASS_CODE", direction: "ASC" },
+                last: 5,
+                before: Buffer.from('v2:Student:CLASS_CODE:ASC:["C5",100]').toString("base64url"),
+              },
+              TEACHER,
+            ),
+        ],
+        [
+          "board: created in a range, newest first, after a cursor",
+          BoardConnectionDocument,
+          () =>
+            t.gql(
+              BoardConnectionDocument,
+              {
+                where: { created_at: { gte: "2020-01-01T00:00:00Z" } },
+                orderBy: { field: "CREATED_AT", direction: "DESC" },
+                first: 5,
+                after: orderedCursor("CREATED_AT:DESC", new Date().toISOString(), 120),
+              },
+              STUDENT,
+            ),
+        ],
+        [
+          "board: columns counted by status",
+          BoardCountsDocument,
+          () => t.gql(BoardCountsDocument, { where: { company_id: { eq: 3 } }, groupBy: "PROJECT_STATUS" }, STUDENT),
+        ],
+        [
+          "board: a teacher's lists by deadline",
+          TeacherBoardDocument,
+          () =>
+            t.gql(
+              TeacherBoardDocument,
+              { teacherId: 5, orderBy: { field: "END_DATE", direction: "ASC" }, first: 3 },
+              STUDENT,
+            ),
+        ],
         [
           "nodes",
           NodesByIdsDocument,

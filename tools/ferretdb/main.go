@@ -20,6 +20,8 @@
 //	pushdown   FERRETDB_EMBEDDED_PUSHDOWN=off: nothing pushed down to SQLite          -
 //	readpath   FERRETDB_EMBEDDED_READPATH=off|check: FerretDB's own reading            -
 //	           FERRETDB_EMBEDDED_JOIN_CACHE=off: no looked-up documents kept            -
+//	pushdown   FERRETDB_EMBEDDED_PUSHDOWN_DATES=off: dates left to FerretDB            -
+//	pushdown   FERRETDB_EMBEDDED_PUSHDOWN_NEGATIONS=off: $ne, $nin left to FerretDB    -
 //	atomic     FERRETDB_EMBEDDED_ATOMIC=off: FerretDB's read-then-write writes         embeddedAtomicWrites: true
 //	lookup     FERRETDB_EMBEDDED_LOOKUP=off: no $lookup stage                          embeddedLookup: true
 //	crud       FERRETDB_EMBEDDED_CRUD=off: FerretDB's own CRUD answers                 embeddedCrud: true

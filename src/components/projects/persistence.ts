@@ -2,6 +2,7 @@
 export {
   createProjectModel,
   createProjectRevisionModel,
+  FOLDED_PROJECT_NAME,
   PROJECT_FIELDS,
   type ProjectDoc,
   type ProjectModel,

@@ -21,7 +21,7 @@ import { idKey } from "../../db/id-key";
 import { missingNumbers, numberFieldOf } from "../../db/missing-numbers";
 import { withStoredDefaults } from "../../db/stored-fields";
 import type { Transactions } from "../../db/transactions";
-import { nameKey } from "../../shared/validation";
+import { foldedName, nameKey } from "../../shared/validation";
 import { SEQUENCE, type ProjectChangeLog } from "./project-changes.log";
 import type { ProjectChangeDoc, ProjectChangeModel, ProjectState } from "./project-changes.model";
 import { PROJECT_FIELDS } from "./project.fields";
@@ -140,7 +140,13 @@ const revisions = (n: number) => `${n.toLocaleString("en")} revision${n === 1 ? 
  * first, each field set back to the value its change came from (typed as PROJECT_FIELDS declares it).
  */
 function initialState(project: ProjectDoc, chain: ProjectRevisionDoc[]): ProjectState {
-  const { _id: _key, name_key: _nameKey, change_seq: _seq, ...stored } = withStoredDefaults(PROJECT_FIELDS, project);
+  const {
+    _id: _key,
+    name_key: _nameKey,
+    name_folded: _folded,
+    change_seq: _seq,
+    ...stored
+  } = withStoredDefaults(PROJECT_FIELDS, project);
   const state: Record<string, unknown> = { ...stored, revision: 1, updated_at: project.created_at };
   for (const revision of [...chain].sort((a, b) => b.revision - a.revision)) {
     if (revision.revision === 1) continue;
@@ -269,7 +275,13 @@ async function writeProjectFromLog(
   if (!newest) return;
   const state = newest.project;
   // As the service stores a project (change_seq: its schema's default, no longer written otherwise).
-  const doc = { _id: idKey(projectId), ...state, name_key: nameKey(state.project_name), change_seq: null };
+  const doc = {
+    _id: idKey(projectId),
+    ...state,
+    name_key: nameKey(state.project_name),
+    name_folded: foldedName(state.project_name),
+    change_seq: null,
+  };
   await timedCommand(Project.db.getClient(), "update", () =>
     Project.collection.replaceOne({ _id: idKey(projectId) } as never, doc as never, { upsert: true }),
   );

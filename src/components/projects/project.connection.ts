@@ -12,6 +12,7 @@ import { connectionCost } from "../../graphql/query-cost";
 import { fieldsSelectedAt, selectsField } from "../../graphql/selection";
 import type { Connection } from "../../shared/keyset-pagination";
 import { ProjectFilterInput } from "./project.inputs";
+import { ProjectOrder, ProjectWhere } from "./project.where.inputs";
 import { primeTeachers } from "./project.resolver";
 import { projectFieldsFor } from "./project.selection";
 import type { ProjectRecord } from "./project.service";
@@ -23,6 +24,28 @@ export const ProjectConnection = ConnectionType(Project, "project_id");
 export class ProjectConnectionArgs extends ConnectionArgs {
   @Field(() => ProjectFilterInput, { nullable: true, description: "Every field given narrows the list" })
   filter?: ProjectFilterInput | null;
+
+  @Field(() => ProjectWhere, { nullable: true, description: "Which projects the list holds (beside filter: both)" })
+  where?: ProjectWhere | null;
+
+  @Field(() => ProjectOrder, {
+    nullable: true,
+    description: "The list's order; default PROJECT_ID ASC. Cursors are valid only in the order they came from",
+  })
+  orderBy?: ProjectOrder | null;
+}
+
+/** Teacher.projectsConnection's arguments. */
+@ArgsType()
+export class TeacherProjectsConnectionArgs extends ConnectionArgs {
+  @Field(() => ProjectWhere, { nullable: true, description: "Which of the teacher's projects the list holds" })
+  where?: ProjectWhere | null;
+
+  @Field(() => ProjectOrder, {
+    nullable: true,
+    description: "The list's order; default PROJECT_ID ASC. Cursors are valid only in the order they came from",
+  })
+  orderBy?: ProjectOrder | null;
 }
 
 @Resolver()
@@ -30,10 +53,11 @@ export class ProjectConnectionResolver {
   @Authorized(rolesFor("projectsConnection"))
   @Query(() => ProjectConnection, {
     complexity: connectionCost,
-    description: "Projects ordered by project_id, optionally filtered, one page by cursor (Relay cursor connections)",
+    description:
+      "Projects in orderBy's order (default project_id), optionally filtered, one page by cursor (Relay cursor connections)",
   })
   async projectsConnection(
-    @Args() { filter, ...request }: ProjectConnectionArgs,
+    @Args() { filter, where, orderBy, ...request }: ProjectConnectionArgs,
     @Ctx() ctx: Context,
     @Info() info: GraphQLResolveInfo,
   ): Promise<Connection<ProjectRecord>> {
@@ -44,6 +68,8 @@ export class ProjectConnectionResolver {
       fields: projectFieldsFor(nodeFields),
       access: ctx.access,
       teachers: nodeFields.has("teacher"),
+      where,
+      orderBy,
     });
     if (connection.teachers) primeTeachers(connection.teachers, ctx);
     return connection;

@@ -8,6 +8,8 @@ export const PROJECT_FIELDS = {
   project_name: { type: String, required: true },
   /** Trimmed, case-folded project_name: unique per company_id (no collation on FerretDB). */
   name_key: { type: String, required: true },
+  /** project_name folded as lists compare names (foldedName: no accents, lower case, trimmed); indexed. */
+  name_folded: { type: String, required: true },
   project_desc: { type: String, required: true },
   company_id: { type: Number, required: true },
   project_status: { type: String, required: true },
@@ -28,8 +30,8 @@ export const PROJECT_FIELDS = {
   archived_at: { type: String, default: null },
 } as const satisfies StoredFields;
 
-/** Stored for the service's own use, never answered: the name's unique key, and change_seq (see above). */
-export const PROJECT_STORAGE_ONLY = ["name_key", "change_seq"] as const;
+/** Stored for the service's own use, never answered: the name's unique key, its folded form, change_seq (above). */
+export const PROJECT_STORAGE_ONLY = ["name_key", "name_folded", "change_seq"] as const;
 export type ProjectStorageOnly = (typeof PROJECT_STORAGE_ONLY)[number];
 
 export type ProjectDoc = DocOf<typeof PROJECT_FIELDS>;

@@ -3,6 +3,8 @@
 import { ArgsType, Field, Int } from "type-graphql";
 import { inputTypeOf } from "../../graphql/input-types";
 import { PageArgs } from "../../graphql/page.types";
+import { ProjectGroupField, ProjectOrder, ProjectWhere } from "./project.where.inputs";
+import type { ProjectGroupField as ProjectGroupFieldValue } from "./project.where";
 import {
   AssignTeacherSchema,
   CreateProjectSchema,
@@ -45,8 +47,46 @@ export class UpdateProjectStatusArgs {
   input!: UpdateProjectStatusInput;
 }
 
+/** where and orderBy of every list of projects (contract, sixth revision). */
+@ArgsType()
+export class ProjectWhereArgs {
+  @Field(() => ProjectWhere, { nullable: true, description: "Which projects the list holds (beside filter: both)" })
+  where?: ProjectWhere | null;
+
+  @Field(() => ProjectOrder, { nullable: true, description: "The list's order; default PROJECT_ID ASC" })
+  orderBy?: ProjectOrder | null;
+}
+
 @ArgsType()
 export class ProjectListArgs extends PageArgs {
   @Field(() => ProjectFilterInput, { nullable: true, description: "Every field given narrows the list" })
   filter?: ProjectFilterInput | null;
+
+  @Field(() => ProjectWhere, { nullable: true, description: "Which projects the list holds (beside filter: both)" })
+  where?: ProjectWhere | null;
+
+  @Field(() => ProjectOrder, { nullable: true, description: "The list's order; default PROJECT_ID ASC" })
+  orderBy?: ProjectOrder | null;
+}
+
+/** A teacher's page of projects (Teacher.projects). */
+@ArgsType()
+export class TeacherProjectsArgs extends PageArgs {
+  @Field(() => ProjectWhere, { nullable: true, description: "Which of the teacher's projects the list holds" })
+  where?: ProjectWhere | null;
+
+  @Field(() => ProjectOrder, { nullable: true, description: "The list's order; default PROJECT_ID ASC" })
+  orderBy?: ProjectOrder | null;
+}
+
+@ArgsType()
+export class ProjectCountsArgs {
+  @Field(() => ProjectWhere, { nullable: true, description: "Which projects are counted" })
+  where?: ProjectWhere | null;
+
+  @Field(() => ProjectFilterInput, { nullable: true, description: "Every field given narrows what is counted" })
+  filter?: ProjectFilterInput | null;
+
+  @Field(() => ProjectGroupField, { nullable: true, description: "The field counted by; none: groups is empty" })
+  groupBy?: ProjectGroupFieldValue | null;
 }

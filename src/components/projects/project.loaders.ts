@@ -3,19 +3,27 @@
 // key never holds what another caller may read.
 import DataLoader from "dataloader";
 import type { Connection, ConnectionRequest } from "../../shared/keyset-pagination";
+import type { OrderInput } from "../../shared/list-order";
+import type { WhereInput } from "../../shared/list-where";
 import type { ProjectAccess } from "./project.access";
 import type { ProjectField, ProjectRecord, ProjectService } from "./project.service";
 
 /** One page of one teacher's projects (Teacher.projects(offset, limit)), and the fields to read (all: undefined). */
-export interface TeacherProjectsKey {
+export interface TeacherProjectsKey extends ListShape {
   teacher_id: number;
   offset: number;
   limit: number;
   fields?: readonly ProjectField[];
 }
 
+/** A list's where and order, as the GraphQL arguments gave them (null: none). */
+interface ListShape {
+  where?: WhereInput | null;
+  orderBy?: OrderInput | null;
+}
+
 /** One cursor page of one teacher's projects (Teacher.projectsConnection), and whether to count them. */
-export interface TeacherProjectsConnectionKey extends ConnectionRequest {
+export interface TeacherProjectsConnectionKey extends ConnectionRequest, ListShape {
   teacher_id: number;
   totalCount: boolean;
 }
@@ -35,15 +43,19 @@ export function createProjectLoaders(projects: ProjectService, access: ProjectAc
       (keys) =>
         byPage(
           keys,
-          ({ offset, limit, fields }) => ({ offset, limit, fields }),
-          (teacherIds, { fields, ...page }) => projects.findByTeacherIds(teacherIds, page, { fields, access }),
+          ({ offset, limit, fields, where, orderBy }) => ({ offset, limit, fields, where, orderBy }),
+          (teacherIds, { fields, where, orderBy, ...page }) =>
+            projects.findByTeacherIds(teacherIds, page, { fields, access, where, orderBy }),
         ),
-      { cacheKeyFn: (key) => `${key.teacher_id}:${key.offset}:${key.limit}:${key.fields?.join(",") ?? "*"}` },
+      {
+        cacheKeyFn: (key) =>
+          `${key.teacher_id}:${key.offset}:${key.limit}:${key.fields?.join(",") ?? "*"}:${JSON.stringify([key.where, key.orderBy])}`,
+      },
     ),
     projectsConnectionByTeacherId: new DataLoader(
       (keys) =>
-        byPage(keys, connectionPageOf, (teacherIds, { totalCount, ...request }) =>
-          projects.pageByTeacherIds(teacherIds, request, { total: totalCount, access }),
+        byPage(keys, connectionPageOf, (teacherIds, { totalCount, where, orderBy, ...request }) =>
+          projects.pageByTeacherIds(teacherIds, request, { total: totalCount, access, where, orderBy }),
         ),
       { cacheKeyFn: (key) => JSON.stringify([key.teacher_id, connectionPageOf(key)]) },
     ),
@@ -52,8 +64,16 @@ export function createProjectLoaders(projects: ProjectService, access: ProjectAc
 }
 
 /** A connection key without its teacher: what the keys of one batch query share. */
-function connectionPageOf({ first, after, last, before, totalCount }: TeacherProjectsConnectionKey) {
-  return { first: first ?? null, after: after ?? null, last: last ?? null, before: before ?? null, totalCount };
+function connectionPageOf({ first, after, last, before, totalCount, where, orderBy }: TeacherProjectsConnectionKey) {
+  return {
+    first: first ?? null,
+    after: after ?? null,
+    last: last ?? null,
+    before: before ?? null,
+    totalCount,
+    where,
+    orderBy,
+  };
 }
 
 /**

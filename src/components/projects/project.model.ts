@@ -1,11 +1,18 @@
 // Persistence of projects (Mongoose). Separate from the GraphQL type; the service maps documents to plain objects.
 import { Schema, type Connection, type Model } from "mongoose";
+import type { DerivedField } from "../../db/derived-fields";
 import { storedSchema } from "../../db/stored-fields";
+import { foldedName } from "../../shared/validation";
 import { PROJECT_FIELDS, type ProjectDoc } from "./project.fields";
 
 export { PROJECT_FIELDS, type ProjectDoc } from "./project.fields";
 
 const projectSchema = storedSchema("projects", "project_id", PROJECT_FIELDS);
+// Documents stored through the model without it (tests, the seed) get name_folded from project_name as the service
+// writes it; the repository sets it itself.
+projectSchema.path("name_folded").default(function (this: { project_name?: unknown }) {
+  return typeof this.project_name === "string" ? foldedName(this.project_name) : undefined;
+});
 
 projectSchema.index({ project_id: 1 }, { unique: true });
 projectSchema.index({ company_id: 1, name_key: 1 }, { unique: true });
@@ -15,8 +22,29 @@ projectSchema.index({ teacher_id: 1, project_id: 1 });
 projectSchema.index({ project_status: 1, project_id: 1 });
 // Row rules (ACCESS_POLICY, project.access.ts) may name created_by (a caller's own projects): the same shape serves them.
 projectSchema.index({ created_by: 1, project_id: 1 });
+// The orders of lists (ProjectOrder, project.where.ts): each sorted field then project_id, so a page in any order,
+// and a range of its field (a where on it, a cursor's position), is one index range cut to the page. Both directions
+// walk the same index.
+projectSchema.index({ name_folded: 1, project_id: 1 });
+projectSchema.index({ start_date: 1, project_id: 1 });
+projectSchema.index({ end_date: 1, project_id: 1 });
+projectSchema.index({ created_at: 1, project_id: 1 });
+projectSchema.index({ updated_at: 1, project_id: 1 });
+// A board's column: a company's projects by deadline (and a row rule by company_ids, merged per company).
+projectSchema.index({ company_id: 1, end_date: 1, project_id: 1 });
+// A teacher's projects by deadline (Teacher.projects and projectsConnection ordered by END_DATE).
+projectSchema.index({ teacher_id: 1, end_date: 1, project_id: 1 });
 
 export type ProjectModel = Model<ProjectDoc>;
+
+/** name_folded, derived from project_name: brought up once in projects stored before it (db/derived-fields.ts). */
+export const FOLDED_PROJECT_NAME: DerivedField = {
+  marker: "name_folded-v1",
+  idField: "project_id",
+  from: "project_name",
+  to: "name_folded",
+  derive: foldedName,
+};
 
 export function createProjectModel(connection: Connection): ProjectModel {
   return connection.model<ProjectDoc>("Project", projectSchema);

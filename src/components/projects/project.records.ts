@@ -81,7 +81,13 @@ export const SYSTEM = { id: null, role: "system" } as const;
 const asText = (value: unknown): string | null => (value === null || value === undefined ? null : String(value));
 
 /** The project state a change entry stores (every field but the internal ones). */
-export function stateOf({ _id: _key, name_key: _nameKey, change_seq: _seq, ...state }: ProjectDoc): ProjectState {
+export function stateOf({
+  _id: _key,
+  name_key: _nameKey,
+  name_folded: _folded,
+  change_seq: _seq,
+  ...state
+}: ProjectDoc): ProjectState {
   return state;
 }
 

@@ -17,10 +17,12 @@ import type { Actor } from "../../auth/actor";
 import { duplicateKeyFields, isDuplicateKeyError, type IdAllocator } from "../../db/id-allocator";
 import type { CoalescedReads } from "../../db/coalesced-reads";
 import { idKey } from "../../db/id-key";
-import { readKeysetPage } from "../../db/keyset";
+import { readOrderedPage, type StoredOrder } from "../../db/keyset";
 import { readPage, type LookupStage } from "../../db/page-read";
 import type { FieldTypesFit, HasFields } from "../../shared/field-checks";
-import type { KeysetRead, KeysetWindow } from "../../shared/keyset-pagination";
+import type { KeysetRead } from "../../shared/keyset-pagination";
+import type { OrderedWindow } from "../../shared/list-order";
+import { allOf, type StoredFilter } from "../../shared/list-where";
 import type { Transactions } from "../../db/transactions";
 import type { ProjectChangeLog } from "./project-changes.log";
 import { both, restricts, type ProjectQuery } from "./project.access";
@@ -39,7 +41,7 @@ import type { ProjectChangeSet, ProjectDoc, ProjectModel } from "./project.model
 import type { ValidCreateProjectValues } from "./project.schemas";
 
 /** The values of a new project: those of the create shape, checked by the service, and the name key it derives. */
-export type NewProjectValues = ValidCreateProjectValues & Pick<ProjectDoc, "name_key">;
+export type NewProjectValues = ValidCreateProjectValues & Pick<ProjectDoc, "name_key" | "name_folded">;
 
 /** The stored fields a new project gets from the repository, not from its creator (their rules: project.stored.ts). */
 export type SetByRepository =
@@ -271,15 +273,15 @@ export class ProjectRepository {
    * holds each item's `as` value, item by item.
    */
   async list(
-    query: ProjectQuery,
+    query: StoredFilter,
     bounds: { offset: number; limit: number },
-    options: { total: boolean; fields?: readonly ProjectField[]; join?: LookupStage },
+    options: { total: boolean; fields?: readonly ProjectField[]; join?: LookupStage; sort?: Record<string, 1 | -1> },
   ): Promise<{ items: ProjectRecord[]; joined?: unknown[]; has_more: boolean; total?: number }> {
     const { fields, join } = options;
     const [docs, total] = await Promise.all([
       readPage(this.projects, {
         filter: query,
-        sort: { project_id: 1 },
+        sort: options.sort ?? { project_id: 1 },
         skip: bounds.offset,
         limit: bounds.limit + 1,
         projection: fields && pageProjectionOf(fields),
@@ -318,13 +320,14 @@ export class ProjectRepository {
    * with `options.join`, `joined` holds each item's `as` value, as list() gives it.
    */
   async pageByKeyset(
-    query: ProjectQuery,
-    window: KeysetWindow,
+    query: StoredFilter,
+    window: OrderedWindow,
+    order: StoredOrder,
     options: { total: boolean; fields?: readonly ProjectField[]; join?: LookupStage },
   ): Promise<KeysetRead<ProjectRecord> & { joined?: unknown[]; total?: number }> {
     const { fields, join } = options;
     const [read, total] = await Promise.all([
-      readKeysetPage(this.projects, { ...query }, "project_id", window, fields && pageProjectionOf(fields), join),
+      readOrderedPage(this.projects, query, order, window, fields && pageProjectionOf(fields), join),
       options.total ? this.projects.countDocuments(filterOf(query)) : undefined,
     ]);
     const toRecord = fields ? toSelectedProjectRecord(fields) : toProjectRecord;
@@ -342,17 +345,13 @@ export class ProjectRepository {
    */
   async pageByTeacherIds(
     teacherIds: readonly number[],
-    window: KeysetWindow,
+    window: OrderedWindow,
+    order: StoredOrder,
     options: { total: boolean },
-    scope?: ProjectQuery,
+    query: StoredFilter = {},
   ): Promise<(KeysetRead<ProjectRecord> & { total?: number })[]> {
     const ids = [...new Set(teacherIds)];
-    const pageOf = (teacher_id: number) => {
-      const query = both({ teacher_id }, scope ?? {});
-      return query
-        ? this.pageByKeyset(query, window, options)
-        : { items: [], more: false, total: options.total ? 0 : undefined };
-    };
+    const pageOf = (teacher_id: number) => this.pageByKeyset(allOf({ teacher_id }, query), window, order, options);
     const pages = new Map(
       await Promise.all(ids.map(async (teacher_id) => [teacher_id, await pageOf(teacher_id)] as const)),
     );
@@ -369,22 +368,45 @@ export class ProjectRepository {
     teacherIds: readonly number[],
     bounds: { offset: number; limit: number },
     fields?: readonly ProjectField[],
-    scope?: ProjectQuery,
+    query: StoredFilter = {},
+    sort: Record<string, 1 | -1> = { project_id: 1 },
   ): Promise<ProjectRecord[][]> {
     const ids = [...new Set(teacherIds)];
     const toRecord = fields ? toSelectedProjectRecord(fields) : toProjectRecord;
     const pages = await Promise.all(
       ids.map(async (teacher_id) => {
-        const query = both({ teacher_id }, scope ?? {});
-        if (!query) return [teacher_id, [] as ProjectRecord[]] as const;
-        const find = this.projects.find(filterOf(query));
+        const find = this.projects.find(filterOf(allOf({ teacher_id }, query)));
         if (fields) find.select(pageProjectionOf(fields));
-        const docs = await find.sort({ project_id: 1 }).skip(bounds.offset).limit(bounds.limit).lean();
+        const docs = await find.sort(sort).skip(bounds.offset).limit(bounds.limit).lean();
         return [teacher_id, docs.map((doc) => toRecord(doc))] as const;
       }),
     );
     const byTeacher = new Map(pages);
     return teacherIds.map((id) => byTeacher.get(id)!);
+  }
+
+  /**
+   * How many projects match the query, and (with `groupBy`, a stored field) how many hold each of its values: the
+   * `limit` largest groups, largest first, then by value (null first), as one aggregation ($match, $group with $sum,
+   * $sort, $limit) beside the count.
+   */
+  async counts(
+    query: StoredFilter,
+    groupBy: string | undefined,
+    limit: number,
+  ): Promise<{ total: number; groups: { value: unknown; count: number }[] }> {
+    const [total, groups] = await Promise.all([
+      this.projects.countDocuments(filterOf(query)),
+      groupBy
+        ? this.projects.aggregate<{ _id: unknown; count: number }>([
+            { $match: query },
+            { $group: { _id: `$${groupBy}`, count: { $sum: 1 } } },
+            { $sort: { count: -1, _id: 1 } },
+            { $limit: limit },
+          ])
+        : [],
+    ]);
+    return { total, groups: groups.map((group) => ({ value: group._id ?? null, count: group.count })) };
   }
 
   /**

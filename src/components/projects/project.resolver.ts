@@ -3,7 +3,7 @@
 import type { GraphQLResolveInfo } from "graphql";
 import { Arg, Args, Authorized, Ctx, FieldResolver, Info, Int, Mutation, Query, Resolver, Root } from "type-graphql";
 import { rolesFor } from "../../auth/access-policy";
-import { listCost } from "../../graphql/query-cost";
+import { countsCost, listCost } from "../../graphql/query-cost";
 import { actorOf } from "../../auth/actor";
 import type { Context } from "../../graphql/context";
 import { PageArgs } from "../../graphql/page.types";
@@ -12,7 +12,14 @@ import type { DeletedRecord } from "../../shared/global-id";
 import { fieldsSelectedAt, selectsField } from "../../graphql/selection";
 import type { RelatedTeacher } from "../teachers";
 import { Teacher } from "../teachers/graphql";
-import { AssignTeacherArgs, CreateProjectInput, ProjectListArgs, UpdateProjectStatusArgs } from "./project.inputs";
+import {
+  AssignTeacherArgs,
+  CreateProjectInput,
+  ProjectCountsArgs,
+  ProjectListArgs,
+  UpdateProjectStatusArgs,
+} from "./project.inputs";
+import { ProjectCounts } from "./project.where.inputs";
 import type { ProjectChangeRecord, ProjectRecord } from "./project.service";
 import { projectFieldsFor } from "./project.selection";
 import type { Page } from "../../shared/pagination";
@@ -44,10 +51,10 @@ export class ProjectResolver {
   @Authorized(rolesFor("projects"))
   @Query(() => ProjectPage, {
     complexity: listCost,
-    description: "Projects ordered by project_id, optionally filtered",
+    description: "Projects in orderBy's order (default project_id), optionally filtered",
   })
   async projects(
-    @Args() { filter, offset, limit }: ProjectListArgs,
+    @Args() { filter, where, orderBy, offset, limit }: ProjectListArgs,
     @Ctx() ctx: Context,
     @Info() info: GraphQLResolveInfo,
   ) {
@@ -56,11 +63,28 @@ export class ProjectResolver {
     const page = await ctx.services.projects.list(
       filter ?? {},
       { offset, limit },
-      { total: selectsField(info, "total"), fields: projectFieldsFor(itemFields), access: ctx.access, teachers },
+      {
+        total: selectsField(info, "total"),
+        fields: projectFieldsFor(itemFields),
+        access: ctx.access,
+        teachers,
+        where,
+        orderBy,
+      },
     );
     // The page's teachers came in its command: each item's teacher answers at once from the loader.
     if (page.teachers) primeTeachers(page.teachers, ctx);
     return page;
+  }
+
+  @Authorized(rolesFor("projectCounts"))
+  @Query(() => ProjectCounts, {
+    complexity: countsCost,
+    description:
+      "How many projects a where (and filter) matches, and with groupBy how many per value (a board's columns); only projects the caller may read count",
+  })
+  projectCounts(@Args() { where, filter, groupBy }: ProjectCountsArgs, @Ctx() ctx: Context) {
+    return ctx.services.projects.counts(filter ?? {}, { where, groupBy, access: ctx.access });
   }
 
   @Authorized(rolesFor("projectStatuses"))

@@ -6,18 +6,29 @@
 import { answerRulesOf } from "../../db/answer-rules";
 import { SYSTEM_ACTOR, type Actor } from "../../auth/actor";
 import type { Caller } from "../../auth/caller";
-import { conflict, FieldErrorReason, forbidden, notFound } from "../../shared/errors";
+import { badRequest, conflict, FieldErrorReason, forbidden, notFound } from "../../shared/errors";
+import { connectionOf, type Connection, type ConnectionRequest, type KeysetRead } from "../../shared/keyset-pagination";
 import { globalIdOf, type DeletedRecord } from "../../shared/global-id";
 import {
-  keysetWindow,
-  toConnection,
-  type Connection,
-  type ConnectionRequest,
-  type KeysetRead,
-} from "../../shared/keyset-pagination";
+  listOrder,
+  orderedCursorOf,
+  orderedWindow,
+  sortOf,
+  storedOrderOf,
+  type ListOrder,
+  type OrderInput,
+} from "../../shared/list-order";
+import { allOf, whereFilter, type StoredFilter, type WhereInput } from "../../shared/list-where";
+import {
+  MAX_GROUPS,
+  PROJECT_GROUP_FIELDS,
+  PROJECT_ORDERS,
+  PROJECT_WHERE_FIELDS,
+  type ProjectGroupField,
+} from "./project.where";
 import { pageBounds, toPage, type Page, type PageRequest } from "../../shared/pagination";
 import { RecordGuard, type AnswerRules, type ReportUnanswerable } from "../../shared/record-guard";
-import { nameKey, validate } from "../../shared/validation";
+import { foldedName, nameKey, validate } from "../../shared/validation";
 import type { RelatedTeacher, TeacherService } from "../teachers";
 import {
   accessOf,
@@ -100,7 +111,7 @@ export class ProjectService {
       { company_id, project_status: valid.project_status, created_by: actor.id, teacher_id: null },
       access,
     );
-    const values = { ...valid, name_key: nameKey(project_name) };
+    const values = { ...valid, name_key: nameKey(project_name), name_folded: foldedName(project_name) };
     // The unique index that refused it names its fields: the company's names, or none the service knows.
     return this.projects.create(values, actor, (fields) =>
       fields.includes("name_key")
@@ -271,14 +282,15 @@ export class ProjectService {
   async list(
     filter: ProjectFilter = {},
     page?: PageRequest,
-    options: { total?: boolean; fields?: readonly ProjectField[]; access?: ProjectAccess; teachers?: boolean } = {},
+    options: ListOptions & { total?: boolean; fields?: readonly ProjectField[]; teachers?: boolean } = {},
   ): Promise<Page<ProjectRecord> & WithTeachers> {
     const bounds = pageBounds(page);
-    const query = readableOf(queryOf(filter), options.access);
+    const { query, order } = listQueryOf(filter, options);
     const total = options.total ?? true;
     if (!query) return toPage([], bounds, false, total ? 0 : undefined);
     const { fields, join } = options.teachers ? this.withTeachers(options.fields) : { fields: options.fields };
-    const read = await this.projects.list(query, bounds, { total, fields, join });
+    const sort = sortOf(PROJECT_ORDERS, order);
+    const read = await this.projects.list(query, bounds, { total, fields, join, sort });
     const listed = toPage(this.guard.keep(read.items, fields), bounds, read.has_more, read.total);
     return read.joined ? { ...listed, teachers: this.joinedTeachers(read.items, read.joined) } : listed;
   }
@@ -292,18 +304,25 @@ export class ProjectService {
   async pageByKeyset(
     filter: ProjectFilter = {},
     request: ConnectionRequest = {},
-    options: { total?: boolean; fields?: readonly ProjectField[]; access?: ProjectAccess; teachers?: boolean } = {},
+    options: ListOptions & { total?: boolean; fields?: readonly ProjectField[]; teachers?: boolean } = {},
   ): Promise<Connection<ProjectRecord> & WithTeachers> {
-    const window = keysetWindow("Project", request);
-    const query = readableOf(queryOf(filter), options.access);
-    if (!query) return toConnection("Project", projectKey, window, NOTHING, options.total ? 0 : undefined);
-    const { fields, join } = options.teachers ? this.withTeachers(options.fields) : { fields: options.fields };
-    const { total, joined, ...read } = await this.projects.pageByKeyset(query, window, {
-      total: options.total ?? false,
-      fields,
-      join,
-    });
-    const connection = toConnection("Project", projectKey, window, this.kept(read, fields), total);
+    const { query, order } = listQueryOf(filter, options);
+    const window = orderedWindow(PROJECT_ORDERS, order, request);
+    const cursor = (project: ProjectRecord) => orderedCursorOf(PROJECT_ORDERS, order, project);
+    if (!query) return connectionOf(cursor, window, NOTHING, options.total ? 0 : undefined);
+    const reading = options.teachers ? this.withTeachers(options.fields) : { fields: options.fields, join: undefined };
+    const fields = withOrderFields(reading.fields, order);
+    const { total, joined, ...read } = await this.projects.pageByKeyset(
+      query,
+      window,
+      storedOrderOf(PROJECT_ORDERS, order),
+      {
+        total: options.total ?? false,
+        fields,
+        join: reading.join,
+      },
+    );
+    const connection = connectionOf(cursor, window, this.kept(read, fields), total);
     return joined ? { ...connection, teachers: this.joinedTeachers(read.items, joined) } : connection;
   }
 
@@ -314,15 +333,49 @@ export class ProjectService {
   async pageByTeacherIds(
     teacherIds: readonly number[],
     request: ConnectionRequest = {},
-    options: { total?: boolean; access?: ProjectAccess } = {},
+    options: ListOptions & { total?: boolean } = {},
   ): Promise<Connection<ProjectRecord>[]> {
-    const window = keysetWindow("Project", request);
-    const scope = (options.access ?? UNRESTRICTED).read;
-    if (!scope) {
-      return teacherIds.map(() => toConnection("Project", projectKey, window, NOTHING, options.total ? 0 : undefined));
+    const { query, order } = listQueryOf({}, options);
+    const window = orderedWindow(PROJECT_ORDERS, order, request);
+    const cursor = (project: ProjectRecord) => orderedCursorOf(PROJECT_ORDERS, order, project);
+    if (!query) return teacherIds.map(() => connectionOf(cursor, window, NOTHING, options.total ? 0 : undefined));
+    const pages = await this.projects.pageByTeacherIds(
+      teacherIds,
+      window,
+      storedOrderOf(PROJECT_ORDERS, order),
+      { total: options.total ?? false },
+      query,
+    );
+    return pages.map(({ total, ...read }) => connectionOf(cursor, window, this.kept(read), total));
+  }
+
+  /**
+   * How many projects the where and the filter match among those the caller may read, and with `groupBy` how many
+   * hold each value of that field: the MAX_GROUPS largest groups, largest first, then by value; `hasMoreGroups` when
+   * more exist. A caller whose rules match nothing gets zeros without a database read.
+   */
+  async counts(
+    filter: ProjectFilter = {},
+    options: ListOptions & { groupBy?: ProjectGroupField | null } = {},
+  ): Promise<{ total: number; groups: { key: string | null; count: number }[]; hasMoreGroups: boolean }> {
+    const { query } = listQueryOf(filter, options);
+    const groupBy = options.groupBy ? PROJECT_GROUP_FIELDS[options.groupBy] : undefined;
+    if (options.groupBy && !groupBy) {
+      throw badRequest(
+        `groupBy must be one of ${Object.keys(PROJECT_GROUP_FIELDS).join(", ")}`,
+        "groupBy",
+        FieldErrorReason.UNKNOWN_FIELD,
+      );
     }
-    const pages = await this.projects.pageByTeacherIds(teacherIds, window, { total: options.total ?? false }, scope);
-    return pages.map(({ total, ...read }) => toConnection("Project", projectKey, window, this.kept(read), total));
+    if (!query) return { total: 0, groups: [], hasMoreGroups: false };
+    const read = await this.projects.counts(query, groupBy, MAX_GROUPS + 1);
+    return {
+      total: read.total,
+      groups: read.groups
+        .slice(0, MAX_GROUPS)
+        .map(({ value, count }) => ({ key: value === null ? null : String(value), count })),
+      hasMoreGroups: read.groups.length > MAX_GROUPS,
+    };
   }
 
   /**
@@ -384,12 +437,13 @@ export class ProjectService {
   async findByTeacherIds(
     teacherIds: readonly number[],
     page?: PageRequest,
-    options: { fields?: readonly ProjectField[]; access?: ProjectAccess } = {},
+    options: ListOptions & { fields?: readonly ProjectField[] } = {},
   ): Promise<ProjectRecord[][]> {
     const bounds = pageBounds(page);
-    const scope = (options.access ?? UNRESTRICTED).read;
-    if (!scope) return teacherIds.map(() => []);
-    const lists = await this.projects.findByTeacherIds(teacherIds, bounds, options.fields, scope);
+    const { query, order } = listQueryOf({}, options);
+    if (!query) return teacherIds.map(() => []);
+    const sort = sortOf(PROJECT_ORDERS, order);
+    const lists = await this.projects.findByTeacherIds(teacherIds, bounds, options.fields, query, sort);
     return lists.map((projects) => this.guard.keep(projects, options.fields));
   }
 
@@ -428,6 +482,39 @@ export class ProjectService {
 /** An empty keyset read: the page of a caller whose rules match no project. */
 const NOTHING: KeysetRead<ProjectRecord> = { items: [], more: false };
 
+/** What every list takes beside its page: the where, the order and the caller's row rules. */
+export interface ListOptions {
+  where?: WhereInput | null;
+  orderBy?: OrderInput | null;
+  access?: ProjectAccess;
+}
+
+/**
+ * A list's filter, where and row rules as one stored filter (null when the rules match nothing: no read is needed),
+ * and its checked order. The filter and the where are checked first, whatever the rules, so an error never depends on
+ * what the caller may read.
+ */
+function listQueryOf(
+  filter: ProjectFilter,
+  options: ListOptions,
+): { query: StoredFilter | null; order: ListOrder<ProjectRecord> } {
+  const equal = queryOf(filter);
+  const conditions = whereFilter(PROJECT_WHERE_FIELDS, options.where);
+  const order = listOrder(PROJECT_ORDERS, options.orderBy);
+  const readable = readableOf(equal, options.access);
+  return { query: readable && allOf(readable as StoredFilter, conditions), order };
+}
+
+/** The fields a keyset page reads: `fields` with those its order's cursors are made of (all when undefined). */
+function withOrderFields(
+  fields: readonly ProjectField[] | undefined,
+  order: ListOrder<ProjectRecord>,
+): readonly ProjectField[] | undefined {
+  if (!fields) return fields;
+  const missingFields = ["project_id" as const, ...order.field.reads].filter((f) => !fields.includes(f));
+  return missingFields.length > 0 ? [...fields, ...missingFields] : fields;
+}
+
 /** The query narrowed to what the caller may read; null when nothing can match (no database read is needed). */
 function readableOf(query: ProjectQuery, access: ProjectAccess = UNRESTRICTED): ProjectQuery | null {
   return access.read && both(query, access.read);
@@ -463,8 +550,6 @@ function assertReadable(project: Partial<Record<RuleField, unknown>>, access: Pr
     field,
   );
 }
-
-const projectKey = (project: ProjectRecord): number => project.project_id;
 
 /** The stored fields a list's filter narrows on (checked: BAD_REQUEST naming each invalid field). */
 function queryOf(filter: ProjectFilter): ProjectQuery {

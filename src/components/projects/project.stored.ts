@@ -9,7 +9,7 @@ import {
   type StoredProblem,
 } from "../../shared/stored-rules";
 import type { HasFields } from "../../shared/field-checks";
-import { nameKey, SAFE_INT_MAX } from "../../shared/validation";
+import { foldedName, nameKey, SAFE_INT_MAX } from "../../shared/validation";
 import { ACTOR_ROLES } from "../../auth/actor";
 import { voidKey, type ProjectChangeDoc } from "./project-changes.model";
 import type { ProjectDoc } from "./project.model";
@@ -30,17 +30,24 @@ const StoredProjectFields = z.strictObject({
   archived_at: z.iso.datetime({ error: "must be an ISO 8601 time in UTC" }).nullish(),
 });
 
-/** A stored project: the rules of storedRules, and name_key derived from project_name. */
-export const storedProjectProblems = storedRules(CreateProjectSchema, StoredProjectFields, "project_id", (doc) =>
-  typeof doc.project_name === "string" && doc.name_key !== nameKey(doc.project_name)
-    ? [
-        {
-          field: "name_key",
-          rule: `must be ${quoted(nameKey(doc.project_name))}, project_name folded (stored: ${quoted(doc.name_key)})`,
-        },
-      ]
-    : [],
-);
+/** A stored project: the rules of storedRules, and name_key and name_folded derived from project_name. */
+export const storedProjectProblems = storedRules(CreateProjectSchema, StoredProjectFields, "project_id", (doc) => {
+  if (typeof doc.project_name !== "string") return [];
+  const problems: StoredProblem[] = [];
+  if (doc.name_key !== nameKey(doc.project_name)) {
+    problems.push({
+      field: "name_key",
+      rule: `must be ${quoted(nameKey(doc.project_name))}, project_name folded (stored: ${quoted(doc.name_key)})`,
+    });
+  }
+  if (doc.name_folded !== foldedName(doc.project_name)) {
+    problems.push({
+      field: "name_folded",
+      rule: `must be ${quoted(foldedName(doc.project_name))}, project_name folded for lists (stored: ${quoted(doc.name_folded)})`,
+    });
+  }
+  return problems;
+});
 
 // The rules cover exactly the stored fields: project.repository.ts checks that CreateProjectSchema's fields are stored
 // and that every other stored field but name_key (checked above) is in SetByRepository; these check the rest.

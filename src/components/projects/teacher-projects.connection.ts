@@ -3,25 +3,25 @@
 // for the same reason: projects know teachers, teachers know nothing of projects.
 import type { GraphQLResolveInfo } from "graphql";
 import { Args, Ctx, FieldResolver, Info, Resolver, Root } from "type-graphql";
-import { ConnectionArgs } from "../../graphql/connection.types";
 import type { Context } from "../../graphql/context";
 import { connectionCost } from "../../graphql/query-cost";
 import { selectsField } from "../../graphql/selection";
 import type { Connection } from "../../shared/keyset-pagination";
 import type { RelatedTeacher } from "../teachers";
 import { Teacher } from "../teachers/graphql";
-import { ProjectConnection } from "./project.connection";
+import { ProjectConnection, TeacherProjectsConnectionArgs } from "./project.connection";
 import type { ProjectRecord } from "./project.service";
 
 @Resolver(() => Teacher)
 export class TeacherProjectsConnectionResolver {
   @FieldResolver(() => ProjectConnection, {
     complexity: connectionCost,
-    description: "This teacher's projects ordered by project_id, one page by cursor (Relay cursor connections)",
+    description:
+      "This teacher's projects in orderBy's order (default project_id), one page by cursor (Relay cursor connections)",
   })
   projectsConnection(
     @Root() teacher: RelatedTeacher,
-    @Args() request: ConnectionArgs,
+    @Args() { where, orderBy, ...request }: TeacherProjectsConnectionArgs,
     @Ctx() ctx: Context,
     @Info() info: GraphQLResolveInfo,
   ): Promise<Connection<ProjectRecord>> {
@@ -29,6 +29,8 @@ export class TeacherProjectsConnectionResolver {
       ...request,
       teacher_id: teacher.teacher_id,
       totalCount: selectsField(info, "totalCount"),
+      where: where ?? null,
+      orderBy: orderBy ?? null,
     });
   }
 }

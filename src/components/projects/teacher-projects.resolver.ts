@@ -4,7 +4,7 @@ import type { GraphQLResolveInfo } from "graphql";
 import { Args, Ctx, FieldResolver, Info, Resolver, Root } from "type-graphql";
 import type { Context } from "../../graphql/context";
 import { fieldsSelectedAt } from "../../graphql/selection";
-import { PageArgs } from "../../graphql/page.types";
+import { TeacherProjectsArgs } from "./project.inputs";
 import { listCost } from "../../graphql/query-cost";
 import type { RelatedTeacher } from "../teachers";
 import { Teacher } from "../teachers/graphql";
@@ -16,15 +16,22 @@ import { Project } from "./project.type";
 export class TeacherProjectsResolver {
   @FieldResolver(() => [Project], {
     complexity: listCost,
-    description: "A page of this teacher's projects, ordered by project_id",
+    description: "A page of this teacher's projects, in orderBy's order (default project_id)",
   })
   projects(
     @Root() teacher: RelatedTeacher,
-    @Args() { offset, limit }: PageArgs,
+    @Args() { offset, limit, where, orderBy }: TeacherProjectsArgs,
     @Ctx() ctx: Context,
     @Info() info: GraphQLResolveInfo,
   ): Promise<ProjectRecord[]> {
     const fields = projectFieldsFor(fieldsSelectedAt(info, []));
-    return ctx.loaders.projectsByTeacherId.load({ teacher_id: teacher.teacher_id, offset, limit, fields });
+    return ctx.loaders.projectsByTeacherId.load({
+      teacher_id: teacher.teacher_id,
+      offset,
+      limit,
+      fields,
+      where: where ?? null,
+      orderBy: orderBy ?? null,
+    });
   }
 }

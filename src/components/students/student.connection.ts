@@ -11,6 +11,7 @@ import type { Connection } from "../../shared/keyset-pagination";
 import { StudentFilterInput } from "./student.inputs";
 import type { StudentRecord } from "./student.service";
 import { Student } from "./student.type";
+import { StudentOrder, StudentWhere } from "./student.where.inputs";
 
 export const StudentConnection = ConnectionType(Student, "student_id");
 
@@ -18,6 +19,15 @@ export const StudentConnection = ConnectionType(Student, "student_id");
 export class StudentConnectionArgs extends ConnectionArgs {
   @Field(() => StudentFilterInput, { nullable: true, description: "Every field given narrows the list" })
   filter?: StudentFilterInput | null;
+
+  @Field(() => StudentWhere, { nullable: true, description: "Which students the list holds (beside filter: both)" })
+  where?: StudentWhere | null;
+
+  @Field(() => StudentOrder, {
+    nullable: true,
+    description: "The list's order; default STUDENT_ID ASC. Cursors are valid only in the order they came from",
+  })
+  orderBy?: StudentOrder | null;
 }
 
 @Resolver()
@@ -26,13 +36,17 @@ export class StudentConnectionResolver {
   @Query(() => StudentConnection, {
     complexity: connectionCost,
     description:
-      "Students ordered by student_id, optionally filtered by class_code, one page by cursor (Relay cursor connections)",
+      "Students in orderBy's order (default student_id), optionally filtered by class_code and where, one page by cursor (Relay cursor connections)",
   })
   studentsConnection(
-    @Args() { filter, ...request }: StudentConnectionArgs,
+    @Args() { filter, where, orderBy, ...request }: StudentConnectionArgs,
     @Ctx() ctx: Context,
     @Info() info: GraphQLResolveInfo,
   ): Promise<Connection<StudentRecord>> {
-    return ctx.services.students.pageByKeyset(filter ?? {}, request, { total: selectsField(info, "totalCount") });
+    return ctx.services.students.pageByKeyset(filter ?? {}, request, {
+      total: selectsField(info, "totalCount"),
+      where,
+      orderBy,
+    });
   }
 }

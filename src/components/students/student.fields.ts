@@ -9,6 +9,12 @@ export const STUDENT_FIELDS = {
   /** Lower-cased; unique. */
   email: { type: String, required: true },
   class_code: { type: String, required: true },
+  /** student_name folded as lists compare names (foldedName: no accents, lower case, trimmed); indexed. */
+  name_folded: { type: String, required: true },
 } as const satisfies StoredFields;
+
+/** Stored for the service's own use, never answered: the folded name of lists. */
+export const STUDENT_STORAGE_ONLY = ["name_folded"] as const;
+export type StudentStorageOnly = (typeof STUDENT_STORAGE_ONLY)[number];
 
 export type StudentDoc = DocOf<typeof STUDENT_FIELDS>;

@@ -2,6 +2,7 @@
 // input-types.ts): shapes only, values are checked by StudentService. Each name is also the type of the values.
 import { GraphQLSafeInt } from "graphql-scalars";
 import { ArgsType, Field } from "type-graphql";
+import { StudentOrder, StudentWhere } from "./student.where.inputs";
 import { inputTypeOf } from "../../graphql/input-types";
 import { PageArgs } from "../../graphql/page.types";
 import {
@@ -36,4 +37,10 @@ export class UpdateStudentArgs {
 export class StudentListArgs extends PageArgs {
   @Field(() => StudentFilterInput, { nullable: true, description: "Every field given narrows the list" })
   filter?: StudentFilterInput | null;
+
+  @Field(() => StudentWhere, { nullable: true, description: "Which students the list holds (beside filter: both)" })
+  where?: StudentWhere | null;
+
+  @Field(() => StudentOrder, { nullable: true, description: "The list's order; default STUDENT_ID ASC" })
+  orderBy?: StudentOrder | null;
 }

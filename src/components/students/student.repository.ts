@@ -3,17 +3,22 @@
 import type { IdAllocator } from "../../db/id-allocator";
 import type { Transactions } from "../../db/transactions";
 import { idKey } from "../../db/id-key";
-import { readKeysetPage } from "../../db/keyset";
+import type { QueryFilter } from "mongoose";
+import { readOrderedPage, type StoredOrder } from "../../db/keyset";
 import { recordMapper, type RecordOf } from "../../db/record-of";
-import type { KeysetRead, KeysetWindow } from "../../shared/keyset-pagination";
+import { foldedName } from "../../shared/validation";
+import { STUDENT_STORAGE_ONLY, type StudentStorageOnly } from "./student.fields";
+import type { KeysetRead } from "../../shared/keyset-pagination";
+import type { OrderedWindow } from "../../shared/list-order";
+import type { StoredFilter } from "../../shared/list-where";
 import { STUDENT_FIELDS, type StudentDoc, type StudentModel } from "./student.model";
 
 /** A student as the service hands it out (fields declared once, in STUDENT_FIELDS of student.fields.ts). */
-export type StudentRecord = RecordOf<StudentDoc>;
+export type StudentRecord = RecordOf<StudentDoc, StudentStorageOnly>;
 
 export type StudentChanges = Partial<Pick<StudentDoc, "student_name" | "class_code">>;
 
-const toStudentRecord = recordMapper(STUDENT_FIELDS);
+const toStudentRecord = recordMapper(STUDENT_FIELDS, STUDENT_STORAGE_ONLY);
 
 export class StudentRepository {
   constructor(
@@ -35,7 +40,7 @@ export class StudentRepository {
       this.ids.insertWithNewId(
         "students",
         "student_id",
-        (student_id) => this.students.create({ student_id, ...values }),
+        (student_id) => this.students.create({ student_id, ...values, name_folded: foldedName(values.student_name) }),
         explainDuplicate,
       ),
     );
@@ -49,7 +54,11 @@ export class StudentRepository {
         ? await this.students.findOne({ _id: idKey(student_id) }).lean()
         : await this.writes.write(() =>
             this.students
-              .findOneAndUpdate({ _id: idKey(student_id) }, { $set: set }, { returnDocument: "after" })
+              .findOneAndUpdate(
+                { _id: idKey(student_id) },
+                { $set: set.student_name === undefined ? set : { ...set, name_folded: foldedName(set.student_name) } },
+                { returnDocument: "after" },
+              )
               .lean(),
           );
     return doc ? toStudentRecord(doc) : null;
@@ -78,18 +87,18 @@ export class StudentRepository {
 
   /** Students by student_id; `limit + 1` are read so has_more needs no count. */
   async list(
-    query: { class_code?: string },
+    query: StoredFilter,
     bounds: { offset: number; limit: number },
-    options: { total: boolean },
+    options: { total: boolean; sort: Record<string, 1 | -1> },
   ): Promise<{ items: StudentRecord[]; has_more: boolean; total?: number }> {
     const [docs, total] = await Promise.all([
       this.students
-        .find(query)
-        .sort({ student_id: 1 })
+        .find(query as QueryFilter<StudentDoc>)
+        .sort(options.sort)
         .skip(bounds.offset)
         .limit(bounds.limit + 1)
         .lean(),
-      options.total ? this.students.countDocuments(query) : undefined,
+      options.total ? this.students.countDocuments(query as QueryFilter<StudentDoc>) : undefined,
     ]);
     return { items: docs.slice(0, bounds.limit).map(toStudentRecord), has_more: docs.length > bounds.limit, total };
   }
@@ -105,15 +114,16 @@ export class StudentRepository {
     return ids.map((id) => byId.get(id) ?? null);
   }
 
-  /** A keyset page of the students matching the query, by student_id (db/keyset.ts); counted when options.total. */
+  /** A keyset page of the students matching the query in an order (db/keyset.ts); counted when options.total. */
   async pageByKeyset(
-    query: { class_code?: string },
-    window: KeysetWindow,
+    query: StoredFilter,
+    window: OrderedWindow,
+    order: StoredOrder,
     options: { total: boolean },
   ): Promise<KeysetRead<StudentRecord> & { total?: number }> {
     const [read, total] = await Promise.all([
-      readKeysetPage(this.students, { ...query }, "student_id", window),
-      options.total ? this.students.countDocuments(query) : undefined,
+      readOrderedPage(this.students, query, order, window),
+      options.total ? this.students.countDocuments(query as QueryFilter<StudentDoc>) : undefined,
     ]);
     return { items: read.items.map(toStudentRecord), more: read.more, total };
   }

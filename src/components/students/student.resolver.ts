@@ -27,10 +27,18 @@ export class StudentResolver {
   @Authorized(rolesFor("students"))
   @Query(() => StudentPage, {
     complexity: listCost,
-    description: "Students ordered by student_id, optionally filtered by class_code",
+    description: "Students in orderBy's order (default student_id), optionally filtered by class_code and where",
   })
-  students(@Args() { filter, offset, limit }: StudentListArgs, @Ctx() ctx: Context, @Info() info: GraphQLResolveInfo) {
-    return ctx.services.students.list(filter ?? {}, { offset, limit }, { total: selectsField(info, "total") });
+  students(
+    @Args() { filter, where, orderBy, offset, limit }: StudentListArgs,
+    @Ctx() ctx: Context,
+    @Info() info: GraphQLResolveInfo,
+  ) {
+    return ctx.services.students.list(
+      filter ?? {},
+      { offset, limit },
+      { total: selectsField(info, "total"), where, orderBy },
+    );
   }
 
   @Authorized(rolesFor("createStudent"))

@@ -2,12 +2,22 @@
 // plain records.
 import { answerRulesOf } from "../../db/answer-rules";
 import { conflict, FieldErrorReason, notFound } from "../../shared/errors";
-import { keysetWindow, toConnection, type Connection, type ConnectionRequest } from "../../shared/keyset-pagination";
+import { connectionOf, type Connection, type ConnectionRequest } from "../../shared/keyset-pagination";
+import {
+  listOrder,
+  orderedCursorOf,
+  orderedWindow,
+  sortOf,
+  storedOrderOf,
+  type OrderInput,
+} from "../../shared/list-order";
+import { allOf, whereFilter, type WhereInput } from "../../shared/list-where";
+import { STUDENT_ORDERS, STUDENT_WHERE_FIELDS } from "./student.where";
 import { pageBounds, toPage, type Page, type PageRequest } from "../../shared/pagination";
 import { RecordGuard, type AnswerRules, type ReportUnanswerable } from "../../shared/record-guard";
 import { globalIdOf, type DeletedRecord } from "../../shared/global-id";
 import { validate } from "../../shared/validation";
-import { STUDENT_FIELDS } from "./student.fields";
+import { STUDENT_FIELDS, STUDENT_STORAGE_ONLY } from "./student.fields";
 import type { StudentChanges, StudentRecord, StudentRepository } from "./student.repository";
 import {
   CreateStudentSchema,
@@ -23,7 +33,7 @@ export type { CreateStudentValues, StudentFilter, UpdateStudentValues } from "./
 export type { StudentRecord } from "./student.repository";
 
 /** What the output type of each returned field needs (see shared/record-guard.ts). */
-export const STUDENT_ANSWER_RULES: AnswerRules<StudentRecord> = answerRulesOf(STUDENT_FIELDS, [], {
+export const STUDENT_ANSWER_RULES: AnswerRules<StudentRecord> = answerRulesOf(STUDENT_FIELDS, STUDENT_STORAGE_ONLY, {
   student_id: "safeint",
 });
 
@@ -78,11 +88,12 @@ export class StudentService {
   async list(
     filter: StudentFilter = {},
     page?: PageRequest,
-    options: { total?: boolean } = {},
+    options: ListOptions & { total?: boolean } = {},
   ): Promise<Page<StudentRecord>> {
     const bounds = pageBounds(page);
-    const query = queryOf(filter);
-    const { items, has_more, total } = await this.students.list(query, bounds, { total: options.total ?? true });
+    const query = allOf(queryOf(filter), whereFilter(STUDENT_WHERE_FIELDS, options.where));
+    const sort = sortOf(STUDENT_ORDERS, listOrder(STUDENT_ORDERS, options.orderBy));
+    const { items, has_more, total } = await this.students.list(query, bounds, { total: options.total ?? true, sort });
     return toPage(this.guard.keep(items), bounds, has_more, total);
   }
 
@@ -93,12 +104,17 @@ export class StudentService {
   async pageByKeyset(
     filter: StudentFilter = {},
     request: ConnectionRequest = {},
-    options: { total?: boolean } = {},
+    options: ListOptions & { total?: boolean } = {},
   ): Promise<Connection<StudentRecord>> {
-    const window = keysetWindow("Student", request);
-    const query = queryOf(filter);
-    const { items, more, total } = await this.students.pageByKeyset(query, window, { total: options.total ?? false });
-    return toConnection("Student", (s) => s.student_id, window, { items: this.guard.keep(items), more }, total);
+    const query = allOf(queryOf(filter), whereFilter(STUDENT_WHERE_FIELDS, options.where));
+    const order = listOrder(STUDENT_ORDERS, options.orderBy);
+    const window = orderedWindow(STUDENT_ORDERS, order, request);
+    const stored = storedOrderOf(STUDENT_ORDERS, order);
+    const { items, more, total } = await this.students.pageByKeyset(query, window, stored, {
+      total: options.total ?? false,
+    });
+    const cursor = (student: StudentRecord) => orderedCursorOf(STUDENT_ORDERS, order, student);
+    return connectionOf(cursor, window, { items: this.guard.keep(items), more }, total);
   }
 
   /** Batch read for loaders (Query.node, Query.nodes): results in key order, null for missing ids. */
@@ -106,6 +122,12 @@ export class StudentService {
     // A student the API cannot answer reads as absent (reported), as in lists.
     return (await this.students.findByIds(ids)).map((s) => (s && this.guard.answerable(s) ? s : null));
   }
+}
+
+/** What a list of students takes beside its filter and page: the where and the order. */
+export interface ListOptions {
+  where?: WhereInput | null;
+  orderBy?: OrderInput | null;
 }
 
 /** The stored fields a list's filter narrows on (checked: BAD_REQUEST naming each invalid field). */

@@ -1,8 +1,8 @@
 // The contract's rules for a stored student document (npm run db:check): see storedRules.
 import { z } from "zod";
 import type { HasFields } from "../../shared/field-checks";
-import { storedId, storedRules, storedTimestamp, type StoredRulesCover } from "../../shared/stored-rules";
-import { SAFE_INT_MAX } from "../../shared/validation";
+import { quoted, storedId, storedRules, storedTimestamp, type StoredRulesCover } from "../../shared/stored-rules";
+import { foldedName, SAFE_INT_MAX } from "../../shared/validation";
 import type { StudentDoc } from "./student.model";
 import { CreateStudentSchema } from "./student.schemas";
 
@@ -13,9 +13,24 @@ const StoredStudentFields = z.strictObject({
   updated_at: storedTimestamp(),
 });
 
-export const storedStudentProblems = storedRules(CreateStudentSchema, StoredStudentFields, "student_id");
+/** A stored student: the rules of storedRules, and name_folded derived from student_name. */
+export const storedStudentProblems = storedRules(CreateStudentSchema, StoredStudentFields, "student_id", (doc) =>
+  typeof doc.student_name === "string" && doc.name_folded !== foldedName(doc.student_name)
+    ? [
+        {
+          field: "name_folded",
+          rule: `must be ${quoted(foldedName(doc.student_name))}, student_name folded for lists (stored: ${quoted(doc.name_folded)})`,
+        },
+      ]
+    : [],
+);
 
-type CheckedStudentFields = StoredRulesCover<StudentDoc, typeof CreateStudentSchema, typeof StoredStudentFields>;
+type CheckedStudentFields = StoredRulesCover<
+  StudentDoc,
+  typeof CreateStudentSchema,
+  typeof StoredStudentFields,
+  "name_folded"
+>;
 true satisfies HasFields<
   CheckedStudentFields,
   StudentDoc,

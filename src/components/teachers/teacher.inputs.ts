@@ -2,6 +2,8 @@
 // input-types.ts): shapes only, values are checked by TeacherService. Each name is also the type of the values.
 import { ArgsType, Field, Int } from "type-graphql";
 import { inputTypeOf } from "../../graphql/input-types";
+import { PageArgs } from "../../graphql/page.types";
+import { TeacherOrder, TeacherWhere } from "./teacher.where.inputs";
 import {
   CreateTeacherSchema,
   UpdateTeacherSchema,
@@ -23,4 +25,14 @@ export class UpdateTeacherArgs {
 
   @Field(() => UpdateTeacherInput, { description: "The new values" })
   input!: UpdateTeacherInput;
+}
+
+/** Query.teachers' arguments: the page, where and orderBy (contract, sixth revision). */
+@ArgsType()
+export class TeacherListArgs extends PageArgs {
+  @Field(() => TeacherWhere, { nullable: true, description: "Which teachers the list holds" })
+  where?: TeacherWhere | null;
+
+  @Field(() => TeacherOrder, { nullable: true, description: "The list's order; default TEACHER_ID ASC" })
+  orderBy?: TeacherOrder | null;
 }

@@ -4,14 +4,19 @@ import type { IdAllocator } from "../../db/id-allocator";
 import type { ClientSession } from "mongoose";
 import type { Transactions } from "../../db/transactions";
 import { idKey } from "../../db/id-key";
-import { readKeysetPage } from "../../db/keyset";
+import type { QueryFilter } from "mongoose";
+import { readOrderedPage, type StoredOrder } from "../../db/keyset";
 import type { LookupStage } from "../../db/page-read";
 import { recordMapper, selectedRecordMapper, type RecordOf } from "../../db/record-of";
-import type { KeysetRead, KeysetWindow } from "../../shared/keyset-pagination";
+import type { KeysetRead } from "../../shared/keyset-pagination";
+import type { OrderedWindow } from "../../shared/list-order";
+import type { StoredFilter } from "../../shared/list-where";
+import { foldedName } from "../../shared/validation";
+import { TEACHER_STORAGE_ONLY, type TeacherStorageOnly } from "./teacher.fields";
 import { TEACHER_FIELDS, type TeacherDoc, type TeacherModel } from "./teacher.model";
 
 /** A teacher as the service hands it out (fields declared once, in TEACHER_FIELDS of teacher.fields.ts). */
-export type TeacherRecord = RecordOf<TeacherDoc>;
+export type TeacherRecord = RecordOf<TeacherDoc, TeacherStorageOnly>;
 
 /** A $lookup stage of a teacher (TeacherRepository.joinStage); in MongoDB's words, so no Mongoose type is needed. */
 export type TeacherJoinStage = LookupStage;
@@ -19,8 +24,8 @@ export type TeacherJoinStage = LookupStage;
 /** A teacher's record field. */
 export type TeacherField = keyof TeacherRecord;
 
-const toTeacherRecord = recordMapper(TEACHER_FIELDS);
-const toSelectedTeacherRecord = selectedRecordMapper(TEACHER_FIELDS);
+const toTeacherRecord = recordMapper(TEACHER_FIELDS, TEACHER_STORAGE_ONLY);
+const toSelectedTeacherRecord = selectedRecordMapper(TEACHER_FIELDS, TEACHER_STORAGE_ONLY);
 
 export class TeacherRepository {
   constructor(
@@ -49,7 +54,7 @@ export class TeacherRepository {
   async create(teacher_name: string): Promise<TeacherRecord> {
     const doc = await this.writes.write(() =>
       this.ids.insertWithNewId("teachers", "teacher_id", (teacher_id) =>
-        this.teachers.create({ teacher_id, teacher_name }),
+        this.teachers.create({ teacher_id, teacher_name, name_folded: foldedName(teacher_name) }),
       ),
     );
     return toTeacherRecord(doc.toObject());
@@ -59,7 +64,11 @@ export class TeacherRepository {
   async rename(teacher_id: number, teacher_name: string): Promise<TeacherRecord | null> {
     const doc = await this.writes.write(() =>
       this.teachers
-        .findOneAndUpdate({ _id: idKey(teacher_id) }, { $set: { teacher_name } }, { returnDocument: "after" })
+        .findOneAndUpdate(
+          { _id: idKey(teacher_id) },
+          { $set: { teacher_name, name_folded: foldedName(teacher_name) } },
+          { returnDocument: "after" },
+        )
         .lean(),
     );
     return doc ? toTeacherRecord(doc) : null;
@@ -114,31 +123,34 @@ export class TeacherRepository {
     return ids.map((id) => byId.get(id) ?? null);
   }
 
-  /** Teachers by teacher_id; `limit + 1` are read so has_more needs no count. */
+  /** Teachers matching the query, in `sort`'s order; `limit + 1` are read so has_more needs no count. */
   async list(
+    query: StoredFilter,
     bounds: { offset: number; limit: number },
-    options: { total: boolean },
+    options: { total: boolean; sort: Record<string, 1 | -1> },
   ): Promise<{ items: TeacherRecord[]; has_more: boolean; total?: number }> {
     const [docs, total] = await Promise.all([
       this.teachers
-        .find()
-        .sort({ teacher_id: 1 })
+        .find(query as QueryFilter<TeacherDoc>)
+        .sort(options.sort)
         .skip(bounds.offset)
         .limit(bounds.limit + 1)
         .lean(),
-      options.total ? this.teachers.countDocuments() : undefined,
+      options.total ? this.teachers.countDocuments(query as QueryFilter<TeacherDoc>) : undefined,
     ]);
     return { items: docs.slice(0, bounds.limit).map(toTeacherRecord), has_more: docs.length > bounds.limit, total };
   }
 
-  /** A keyset page of teachers ordered by teacher_id (db/keyset.ts); counted only when options.total asks. */
+  /** A keyset page of the teachers matching the query in an order (db/keyset.ts); counted only when options.total. */
   async pageByKeyset(
-    window: KeysetWindow,
+    query: StoredFilter,
+    window: OrderedWindow,
+    order: StoredOrder,
     options: { total: boolean },
   ): Promise<KeysetRead<TeacherRecord> & { total?: number }> {
     const [read, total] = await Promise.all([
-      readKeysetPage(this.teachers, {}, "teacher_id", window),
-      options.total ? this.teachers.countDocuments() : undefined,
+      readOrderedPage(this.teachers, query, order, window),
+      options.total ? this.teachers.countDocuments(query as QueryFilter<TeacherDoc>) : undefined,
     ]);
     return { items: read.items.map(toTeacherRecord), more: read.more, total };
   }

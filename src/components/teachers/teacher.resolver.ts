@@ -9,7 +9,7 @@ import { DeletedPayload } from "../../graphql/payload.types";
 import type { DeletedRecord } from "../../shared/global-id";
 import { listCost } from "../../graphql/query-cost";
 import { selectsField } from "../../graphql/selection";
-import { CreateTeacherInput, UpdateTeacherArgs } from "./teacher.inputs";
+import { CreateTeacherInput, TeacherListArgs, UpdateTeacherArgs } from "./teacher.inputs";
 import type { TeacherRecord } from "./teacher.service";
 import { Teacher, TeacherPage, TeacherPayload } from "./teacher.type";
 
@@ -25,9 +25,16 @@ export class TeacherResolver {
   }
 
   @Authorized(rolesFor("teachers"))
-  @Query(() => TeacherPage, { complexity: listCost, description: "Teachers ordered by teacher_id" })
-  teachers(@Args() { offset, limit }: PageArgs, @Ctx() ctx: Context, @Info() info: GraphQLResolveInfo) {
-    return ctx.services.teachers.list({ offset, limit }, { total: selectsField(info, "total") });
+  @Query(() => TeacherPage, {
+    complexity: listCost,
+    description: "Teachers in orderBy's order (default teacher_id), optionally narrowed by where",
+  })
+  teachers(
+    @Args() { offset, limit, where, orderBy }: TeacherListArgs,
+    @Ctx() ctx: Context,
+    @Info() info: GraphQLResolveInfo,
+  ) {
+    return ctx.services.teachers.list({ offset, limit }, { total: selectsField(info, "total"), where, orderBy });
   }
 
   @Authorized(rolesFor("createTeacher"))

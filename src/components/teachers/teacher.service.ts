@@ -4,11 +4,21 @@ import { answerRulesOf } from "../../db/answer-rules";
 import type { ClientSession } from "mongoose";
 import { badRequest, conflict, FieldErrorReason, notFound } from "../../shared/errors";
 import { globalIdOf, type DeletedRecord } from "../../shared/global-id";
-import { keysetWindow, toConnection, type Connection, type ConnectionRequest } from "../../shared/keyset-pagination";
+import { connectionOf, type Connection, type ConnectionRequest } from "../../shared/keyset-pagination";
+import {
+  listOrder,
+  orderedCursorOf,
+  orderedWindow,
+  sortOf,
+  storedOrderOf,
+  type OrderInput,
+} from "../../shared/list-order";
+import { whereFilter, type WhereInput } from "../../shared/list-where";
+import { TEACHER_ORDERS, TEACHER_WHERE_FIELDS } from "./teacher.where";
 import { pageBounds, toPage, type Page, type PageRequest } from "../../shared/pagination";
 import { RecordGuard, type AnswerRules, type ReportUnanswerable } from "../../shared/record-guard";
 import { validate } from "../../shared/validation";
-import { TEACHER_FIELDS } from "./teacher.fields";
+import { TEACHER_FIELDS, TEACHER_STORAGE_ONLY, type TeacherStorageOnly } from "./teacher.fields";
 import type { TeacherField, TeacherJoinStage, TeacherRecord, TeacherRepository } from "./teacher.repository";
 import {
   CreateTeacherSchema,
@@ -28,7 +38,9 @@ export type { TeacherField, TeacherJoinStage, TeacherRecord } from "./teacher.re
  * (teacher.type.ts; the relation tests compare every field of it with teacher(teacherId)). Only these are read (by
  * the loader, and by the join's $project) and checked, so such a read converts and decodes no dates.
  */
-export const TEACHER_RELATION_FIELDS = Object.keys(TEACHER_FIELDS) as (keyof typeof TEACHER_FIELDS)[];
+export const TEACHER_RELATION_FIELDS = Object.keys(TEACHER_FIELDS).filter(
+  (field) => !(TEACHER_STORAGE_ONLY as readonly string[]).includes(field),
+) as Exclude<keyof typeof TEACHER_FIELDS, TeacherStorageOnly>[];
 
 /** A teacher as a relation holds it (TEACHER_RELATION_FIELDS). */
 export type RelatedTeacher = Pick<TeacherRecord, (typeof TEACHER_RELATION_FIELDS)[number]>;
@@ -40,7 +52,7 @@ export interface TeacherJoin {
 }
 
 /** What the output type of each returned field needs (see shared/record-guard.ts). */
-export const TEACHER_ANSWER_RULES: AnswerRules<TeacherRecord> = answerRulesOf(TEACHER_FIELDS);
+export const TEACHER_ANSWER_RULES: AnswerRules<TeacherRecord> = answerRulesOf(TEACHER_FIELDS, TEACHER_STORAGE_ONLY);
 
 /**
  * How many records of other components refer to a teacher (projects, archived ones included), read in the deleting
@@ -140,10 +152,15 @@ export class TeacherService {
     return (await this.teachers.findByIds(ids, fields)).map((t) => (t && answerable(t) ? t : null));
   }
 
-  /** A page of teachers; `total` is counted only when options.total (default true) asks for it. */
-  async list(page?: PageRequest, options: { total?: boolean } = {}): Promise<Page<TeacherRecord>> {
+  /**
+   * A page of teachers matching options.where, in options.orderBy's order (default teacher_id); `total` is counted
+   * only when options.total (default true) asks for it.
+   */
+  async list(page?: PageRequest, options: ListOptions & { total?: boolean } = {}): Promise<Page<TeacherRecord>> {
     const bounds = pageBounds(page);
-    const { items, has_more, total } = await this.teachers.list(bounds, { total: options.total ?? true });
+    const query = whereFilter(TEACHER_WHERE_FIELDS, options.where);
+    const sort = sortOf(TEACHER_ORDERS, listOrder(TEACHER_ORDERS, options.orderBy));
+    const { items, has_more, total } = await this.teachers.list(query, bounds, { total: options.total ?? true, sort });
     return toPage(this.guard.keep(items), bounds, has_more, total);
   }
 
@@ -153,10 +170,22 @@ export class TeacherService {
    */
   async pageByKeyset(
     request: ConnectionRequest = {},
-    options: { total?: boolean } = {},
+    options: ListOptions & { total?: boolean } = {},
   ): Promise<Connection<TeacherRecord>> {
-    const window = keysetWindow("Teacher", request);
-    const { items, more, total } = await this.teachers.pageByKeyset(window, { total: options.total ?? false });
-    return toConnection("Teacher", (t) => t.teacher_id, window, { items: this.guard.keep(items), more }, total);
+    const query = whereFilter(TEACHER_WHERE_FIELDS, options.where);
+    const order = listOrder(TEACHER_ORDERS, options.orderBy);
+    const window = orderedWindow(TEACHER_ORDERS, order, request);
+    const stored = storedOrderOf(TEACHER_ORDERS, order);
+    const { items, more, total } = await this.teachers.pageByKeyset(query, window, stored, {
+      total: options.total ?? false,
+    });
+    const cursor = (teacher: TeacherRecord) => orderedCursorOf(TEACHER_ORDERS, order, teacher);
+    return connectionOf(cursor, window, { items: this.guard.keep(items), more }, total);
   }
+}
+
+/** What a list of teachers takes beside its page: the where and the order. */
+export interface ListOptions {
+  where?: WhereInput | null;
+  orderBy?: OrderInput | null;
 }

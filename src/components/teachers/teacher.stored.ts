@@ -1,7 +1,8 @@
 // The contract's rules for a stored teacher document (npm run db:check): see storedRules.
 import { z } from "zod";
 import type { HasFields } from "../../shared/field-checks";
-import { storedId, storedRules, storedTimestamp, type StoredRulesCover } from "../../shared/stored-rules";
+import { quoted, storedId, storedRules, storedTimestamp, type StoredRulesCover } from "../../shared/stored-rules";
+import { foldedName } from "../../shared/validation";
 import type { TeacherDoc } from "./teacher.model";
 import { CreateTeacherSchema } from "./teacher.schemas";
 
@@ -12,9 +13,24 @@ const StoredTeacherFields = z.strictObject({
   updated_at: storedTimestamp(),
 });
 
-export const storedTeacherProblems = storedRules(CreateTeacherSchema, StoredTeacherFields, "teacher_id");
+/** A stored teacher: the rules of storedRules, and name_folded derived from teacher_name. */
+export const storedTeacherProblems = storedRules(CreateTeacherSchema, StoredTeacherFields, "teacher_id", (doc) =>
+  typeof doc.teacher_name === "string" && doc.name_folded !== foldedName(doc.teacher_name)
+    ? [
+        {
+          field: "name_folded",
+          rule: `must be ${quoted(foldedName(doc.teacher_name))}, teacher_name folded for lists (stored: ${quoted(doc.name_folded)})`,
+        },
+      ]
+    : [],
+);
 
-type CheckedTeacherFields = StoredRulesCover<TeacherDoc, typeof CreateTeacherSchema, typeof StoredTeacherFields>;
+type CheckedTeacherFields = StoredRulesCover<
+  TeacherDoc,
+  typeof CreateTeacherSchema,
+  typeof StoredTeacherFields,
+  "name_folded"
+>;
 true satisfies HasFields<
   CheckedTeacherFields,
   TeacherDoc,

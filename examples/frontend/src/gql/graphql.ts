@@ -77,7 +77,7 @@ export type FieldErrorReason =
   | 'NOT_SUPPORTED'
   /** The document is not a trusted one (TRUSTED_DOCUMENTS): an unknown documentId or hash, or, with TRUSTED_DOCUMENTS_ONLY, a document sent as text */
   | 'NOT_TRUSTED'
-  /** A number is outside its range (ids, company_id, expected_revision, offset, limit, after_revision), or end_date is before start_date */
+  /** A number is outside its range (ids, company_id, expected_revision, offset, limit, after_revision), end_date is before start_date, or a where's in/notIn (1-100 values) or and/or (1-10 entries) holds too few or too many */
   | 'OUT_OF_RANGE'
   /** More changes arrived than the database takes within DB_TIMEOUT_MS: this one did not get its turn; retry after Retry-After seconds */
   | 'OVERLOADED'
@@ -91,7 +91,7 @@ export type FieldErrorReason =
   | 'TAKEN'
   /** The request was not received in time */
   | 'TIMEOUT'
-  /** The GraphQL document costs more, or is larger, than the service runs */
+  /** The GraphQL document costs more, or is larger, than the service runs, or a where nests and/or/not deeper than 4 */
   | 'TOO_COMPLEX'
   /** The request body, its headers or a path parameter is larger than the service accepts */
   | 'TOO_LARGE'

@@ -10,6 +10,7 @@ import (
 	"math"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/FerretDB/FerretDB/internal/backends"
 	"github.com/FerretDB/FerretDB/internal/backends/sqlite/metadata"
@@ -63,6 +64,9 @@ type embeddedCond struct {
 	args  []any
 	exact bool // selects exactly the documents the condition matches (given a checked field)
 	in    bool // an $in of SortKey values without null: `field IN (args)`
+	// of a $ne or $nin (embedded_pushdown_negations.go): the condition it negates, so a count can subtract the
+	// matches of that one (each an index search) from those of the rest, instead of testing every row
+	negates *embeddedCond
 }
 
 // embeddedSortKey is one key of a pushed-down sort.
@@ -159,6 +163,8 @@ func keyValue(v any) (any, bool) {
 		return []byte{8, '0'}, true
 	case types.ObjectID:
 		return append([]byte{7}, hex.EncodeToString(v[:])...), true
+	case time.Time:
+		return dateKey(v)
 	default:
 		return nil, false
 	}
@@ -245,6 +251,14 @@ func keyConds(field string, value any) ([]embeddedCond, bool) {
 
 			res = append(res, embeddedCond{field: field, sql: sql, args: args, exact: true, in: !null && len(args) > 0})
 
+		case "$ne", "$nin":
+			c, ok := negationConds(field, k, op, v)
+			if !ok {
+				return nil, false
+			}
+
+			res = append(res, c)
+
 		case "$gt", "$gte", "$lt", "$lte":
 			kv, ok := keyValue(v)
 			if !ok {
@@ -259,6 +273,8 @@ func keyConds(field string, value any) ([]embeddedCond, bool) {
 				bracket = k + " < ''" // every number sorts below every string
 			case string:
 				bracket = k + " < x''" // every string sorts below every BLOB
+			case time.Time:
+				bracket = dateBracket(k)
 			default:
 				return nil, false
 			}
@@ -274,6 +290,10 @@ func keyConds(field string, value any) ([]embeddedCond, bool) {
 				sql = k + " < ?"
 			case "$lte":
 				sql = k + " <= ?"
+			}
+
+			if _, isDate := v.(time.Time); isDate && (op == "$lt" || op == "$lte") {
+				sql += " AND " + k + " >= x'09'" // above every boolean (dates' own bracket)
 			}
 
 			if _, isString := v.(string); isString && (op == "$lt" || op == "$lte") {
@@ -399,7 +419,7 @@ func (p *embeddedPlan) check(ctx context.Context, query querier) error {
 	exists := make([]string, len(fields))
 	for i, f := range fields {
 		exists[i] = fmt.Sprintf(
-			"EXISTS (SELECT 1 FROM %q WHERE %s >= %s)", p.table, metadata.SortKey(f), metadata.OtherTypes,
+			"EXISTS (SELECT 1 FROM %q WHERE %s >= %s)", p.table, metadata.SortKey(f), metadata.UnmodelledKeys(),
 		)
 	}
 
@@ -705,6 +725,12 @@ func (c *collection) CountExact(ctx context.Context, params *backends.QueryParam
 
 	where, args := s.plan.where()
 	sql := fmt.Sprintf("SELECT count(*) FROM %q%s", meta.TableName, where)
+
+	if pd.Skip == 0 && pd.Limit == 0 {
+		if q, a, ok := s.plan.negatedCount(meta.TableName); ok {
+			sql, args = q, a
+		}
+	}
 
 	if pd.Skip > 0 || pd.Limit > 0 {
 		limit := pd.Limit

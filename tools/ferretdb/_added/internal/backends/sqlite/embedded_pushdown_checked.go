@@ -68,7 +68,7 @@ func (c *collection) queryChecked(ctx context.Context, db *fsql.DB, meta *metada
 	bits := make([]string, len(fields))
 	for i, f := range fields {
 		bits[i] = fmt.Sprintf(
-			"(EXISTS (SELECT 1 FROM %q WHERE %s >= %s) << %d)", p.table, metadata.SortKey(f), metadata.OtherTypes, i,
+			"(EXISTS (SELECT 1 FROM %q WHERE %s >= %s) << %d)", p.table, metadata.SortKey(f), metadata.UnmodelledKeys(), i,
 		)
 	}
 

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/FerretDB/FerretDB/internal/backends"
 	"github.com/FerretDB/FerretDB/internal/backends/sqlite/metadata"
@@ -397,6 +398,12 @@ func sortKeyBlob(v any) []byte {
 		}
 
 		return []byte{8, '0'}
+	case time.Time:
+		if key, ok := dateKey(v); ok {
+			return key
+		}
+
+		return []byte{0xff}
 	default:
 		return []byte{0xff}
 	}

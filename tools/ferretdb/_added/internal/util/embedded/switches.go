@@ -25,6 +25,16 @@ var (
 	// are kept between commands (handler/embedded_readpath_cache.go, part of readpath.patch's concern).
 	JoinCacheOff = os.Getenv("FERRETDB_EMBEDDED_JOIN_CACHE") == "off"
 
+	// PushdownDatesOff (FERRETDB_EMBEDDED_PUSHDOWN_DATES=off): dates are not pushed down; a field holding one is
+	// left to FerretDB, as before dates were modelled (backends/sqlite/embedded_pushdown_dates.go, part of
+	// pushdown.patch's concern).
+	PushdownDatesOff = os.Getenv("FERRETDB_EMBEDDED_PUSHDOWN_DATES") == "off"
+
+	// PushdownNegationsOff (FERRETDB_EMBEDDED_PUSHDOWN_NEGATIONS=off): $ne and $nin are not pushed down (FerretDB
+	// evaluates them over what SQLite returns, as before; backends/sqlite/embedded_pushdown_negations.go, part of
+	// pushdown.patch's concern).
+	PushdownNegationsOff = os.Getenv("FERRETDB_EMBEDDED_PUSHDOWN_NEGATIONS") == "off"
+
 	// AtomicOff (FERRETDB_EMBEDDED_ATOMIC=off): FerretDB's own read-then-write updates, findAndModify and deletes,
 	// and no embeddedAtomicWrites in buildInfo (atomic.patch).
 	AtomicOff = os.Getenv("FERRETDB_EMBEDDED_ATOMIC") == "off"

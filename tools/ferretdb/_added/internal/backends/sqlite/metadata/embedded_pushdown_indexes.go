@@ -39,7 +39,7 @@ const (
 )
 
 // OtherTypes is the SortKey of every value whose order or equality SortKey does not model: documents, arrays,
-// binary data, dates, timestamps, regular expressions. No other SortKey is as large.
+// binary data, timestamps, regular expressions (and dates beyond ±2^62 ms). No other SortKey is as large.
 const OtherTypes = "x'ff'"
 
 // SafeField reports whether field is a top-level field name that SortKey can express inside SQL text:
@@ -73,6 +73,7 @@ func SafeField(field string) bool {
 //	string                TEXT (BINARY collation: byte order, as BSON)
 //	objectId              BLOB 0x07 + lower-case hex (fixed length: byte order)
 //	bool                  BLOB 0x08 + '0' or '1'
+//	date                  BLOB 0x09 + 16 hex digits of ms + 2^62 (embedded_pushdown_dates.go)
 //	anything else         OtherTypes
 //
 // SQLite orders NULL < numbers < TEXT < BLOB, and INTEGER and REAL by value, so this is BSON's order among those
@@ -91,8 +92,8 @@ func sortKeyExpr(field string) string {
 		`CASE coalesce(%[1]s, 'null') WHEN 'int' THEN %[2]s WHEN 'long' THEN %[2]s `+
 			`WHEN 'double' THEN CAST(%[2]s AS REAL) WHEN 'string' THEN %[2]s `+
 			`WHEN 'objectId' THEN CAST(char(7) || %[2]s AS BLOB) WHEN 'bool' THEN CAST(char(8) || %[2]s AS BLOB) `+
-			`WHEN 'null' THEN NULL ELSE %[3]s END`,
-		t, v, OtherTypes,
+			`WHEN 'date' THEN %[4]s WHEN 'null' THEN NULL ELSE %[3]s END`,
+		t, v, OtherTypes, dateSortKeyExpr(v),
 	)
 }
 
