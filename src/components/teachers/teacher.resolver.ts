@@ -4,7 +4,6 @@ import type { GraphQLResolveInfo } from "graphql";
 import { Arg, Args, Authorized, Ctx, Info, Int, Mutation, Query, Resolver } from "type-graphql";
 import { rolesFor } from "../../auth/access-policy";
 import type { Context } from "../../graphql/context";
-import { PageArgs } from "../../graphql/page.types";
 import { DeletedPayload } from "../../graphql/payload.types";
 import type { DeletedRecord } from "../../shared/global-id";
 import { listCost } from "../../graphql/query-cost";
