@@ -41,7 +41,9 @@ describe("folded names are stored and brought up", () => {
       class_code: "C1",
     } as never);
     // As a database of an earlier version: the markers of this upgrade are not there yet.
-    await first.connection.db!.collection("migrations").deleteMany({ _id: { $regex: /^name_folded/ } } as never);
+    await first.connection
+      .db!.collection("migrations")
+      .deleteMany({ _id: { $regex: /^(name_folded|projects-archived-flag)/ } } as never);
     await first.close();
 
     const db = await openDatabase(testMongoUri(), { dbName });

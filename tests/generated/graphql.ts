@@ -261,6 +261,8 @@ export type ProjectOrderField =
 export type ProjectWhere = {
   /** Every entry holds (1 to 10 entries; and, or and not nest at most 4 deep) */
   and?: Array<ProjectWhere> | null | undefined;
+  /** Absent or false: projects not archived (every list's default); true: archived ones only. Only at the where's top level */
+  archived?: boolean | null | undefined;
   /** The company's id */
   company_id?: IntComparison | null | undefined;
   /** When it was created */

@@ -312,6 +312,8 @@ describe("revisions stored before the change log", () => {
       expect.stringMatching(
         /^Copied 4 revisions into the change log in \d+\.\d s; left out 1 revision of projects no longer stored$/,
       ),
+      // The projects of the earlier version get the flag every list filters on (not archived), once.
+      "Marked 2 projects stored before archiving as not archived",
     ]);
     expect(toldAgain).toEqual([]);
     try {

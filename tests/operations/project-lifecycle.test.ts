@@ -100,6 +100,51 @@ describe("a project's whole life", () => {
     expect(items[2].changes).toEqual([{ field: "archived_at", from: null, to: at }]);
   });
 
+  it("when a project is archived, then it leaves every list, connection and count unless the where asks for archived ones", async () => {
+    const company_id = 9000 + Math.floor(Math.random() * 1000);
+    const kept = await createProject(t, { company_id });
+    const gone = await createProject(t, { company_id });
+    expect(await archive(t, gone.project_id)).toMatchObject({ success: true });
+
+    const lists = async (where: Record<string, unknown>) => {
+      const data = await gql(
+        t,
+        `query ($where: ProjectWhere) {
+          projects(where: $where, limit: 10) { items { project_id } total }
+          projectsConnection(where: $where, first: 10) { edges { node { project_id } } totalCount }
+          projectCounts(where: $where, groupBy: PROJECT_STATUS) { total groups { key count } }
+        }`,
+        { where: { company_id: { eq: company_id }, ...where } },
+      );
+      const page = data.projects as { items: { project_id: number }[]; total: number };
+      const connection = data.projectsConnection as { edges: { node: { project_id: number } }[]; totalCount: number };
+      const counts = data.projectCounts as { total: number };
+      return {
+        page: page.items.map((p) => p.project_id),
+        total: page.total,
+        connection: connection.edges.map((e) => e.node.project_id),
+        totalCount: connection.totalCount,
+        counted: counts.total,
+      };
+    };
+    const open = { page: [kept.project_id], total: 1, connection: [kept.project_id], totalCount: 1, counted: 1 };
+    const archivedOnes = {
+      page: [gone.project_id],
+      total: 1,
+      connection: [gone.project_id],
+      totalCount: 1,
+      counted: 1,
+    };
+
+    expect(await lists({})).toEqual(open);
+    expect(await lists({ archived: false })).toEqual(open);
+    expect(await lists({ archived: true })).toEqual(archivedOnes);
+    // Readable by id all the same.
+    expect(await read(t, gone.project_id)).toMatchObject({ project_id: gone.project_id });
+    expect(await unarchive(t, gone.project_id)).toMatchObject({ success: true });
+    expect((await lists({})).page).toEqual([kept.project_id, gone.project_id]);
+  });
+
   it("when an admin deletes a project, then it is gone from every read, its name is free again, its log ends with deleteProject, and deleting again is NOT_FOUND; other roles are FORBIDDEN", async () => {
     const project = await createProject(t);
     expect(await remove(t, project.project_id, TEACHER)).toMatchObject({ success: false, code: "FORBIDDEN" });

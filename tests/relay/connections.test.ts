@@ -240,14 +240,15 @@ describe("cursor connections", () => {
       // The driver sends the sort as an ordered Map.
       return { filter, sort: Object.fromEntries(sort as Map<string, number>), limit };
     };
-    expect(await shapeOf({ first: 10 })).toEqual({ filter: {}, sort: { project_id: 1 }, limit: 11 });
+    // Every list leaves archived projects out: `archived: false`, an equality its index starts with.
+    expect(await shapeOf({ first: 10 })).toEqual({ filter: { archived: false }, sort: { project_id: 1 }, limit: 11 });
     expect(await shapeOf({ first: 10, after: cursorOf("Project", 50), filter: { company_id: 2 } })).toEqual({
-      filter: { company_id: 2, project_id: { $gt: 50 } },
+      filter: { company_id: 2, archived: false, project_id: { $gt: 50 } },
       sort: { project_id: 1 },
       limit: 11,
     });
     expect(await shapeOf({ last: 5, before: cursorOf("Project", 9) })).toEqual({
-      filter: { project_id: { $lt: 9 } },
+      filter: { archived: false, project_id: { $lt: 9 } },
       sort: { project_id: -1 },
       limit: 6,
     });

@@ -37,6 +37,8 @@ export interface UpgradeTarget {
 }
 
 const REVISIONS_MARKER = "project_revisions-to-project_changes";
+/** The marker of markNotArchived. */
+const ARCHIVED_MARKER = "projects-archived-flag";
 const UPGRADE_MARKER = "projects-at-newest-revision";
 /** Revisions copied with one insert; projects read, and revisions looked up, in one query. */
 const BATCH = 500;
@@ -145,6 +147,7 @@ function initialState(project: ProjectDoc, chain: ProjectRevisionDoc[]): Project
     name_key: _nameKey,
     name_folded: _folded,
     change_seq: _seq,
+    archived: _archived,
     ...stored
   } = withStoredDefaults(PROJECT_FIELDS, project);
   const state: Record<string, unknown> = { ...stored, revision: 1, updated_at: project.created_at };
@@ -205,10 +208,40 @@ export async function upgradeProjects(
 ): Promise<number> {
   const last = await log.lastSeq();
   if (last > 0) await db.ids.atLeast(SEQUENCE, last);
-  return once(db, UPGRADE_MARKER, 0, async () => {
+  const upgraded = await once(db, UPGRADE_MARKER, 0, async () => {
     const upgraded = await catchUpProjects(db, log);
     if (upgraded > 0) progress(`Brought ${upgraded.toLocaleString("en")} projects up to their newest logged revision`);
     return upgraded;
+  });
+  await markNotArchived(db, progress);
+  return upgraded;
+}
+
+/**
+ * Once: every project stored before archiving existed gets `archived: false`, the equality every list filters on
+ * (project.fields.ts); projects stored since have it from the start. Pages by project_id's index, as
+ * db/derived-fields.ts does (a filter on the field's absence would read the whole collection on the embedded FerretDB).
+ */
+async function markNotArchived(db: UpgradeTarget, progress: Progress): Promise<void> {
+  const { Project } = db.models;
+  await once(db, ARCHIVED_MARKER, undefined, async () => {
+    let marked = 0;
+    for (let last = 0; ;) {
+      const page = await Project.collection
+        .find({ project_id: { $gt: last } } as never, { projection: { _id: 0, project_id: 1, archived: 1 } })
+        .sort({ project_id: 1 })
+        .limit(BATCH)
+        .toArray();
+      if (page.length === 0) break;
+      last = page[page.length - 1].project_id as number;
+      const unmarked = page.filter((doc) => typeof doc.archived !== "boolean").map((doc) => doc.project_id as number);
+      if (unmarked.length === 0) continue;
+      await timedCommand(Project.db.getClient(), "update", () =>
+        Project.collection.updateMany({ _id: { $in: unmarked.map(idKey) } } as never, { $set: { archived: false } }),
+      );
+      marked += unmarked.length;
+    }
+    if (marked > 0) progress(`Marked ${marked.toLocaleString("en")} projects stored before archiving as not archived`);
   });
 }
 
@@ -281,6 +314,7 @@ async function writeProjectFromLog(
     name_key: nameKey(state.project_name),
     name_folded: foldedName(state.project_name),
     change_seq: null,
+    archived: state.archived_at != null,
   };
   await timedCommand(Project.db.getClient(), "update", () =>
     Project.collection.replaceOne({ _id: idKey(projectId) } as never, doc as never, { upsert: true }),

@@ -28,10 +28,15 @@ export const PROJECT_FIELDS = {
   change_seq: { type: Number, default: null },
   /** When it was archived (ISO 8601, UTC); null while it is not. Archived projects cannot be changed. */
   archived_at: { type: String, default: null },
+  /**
+   * Whether it is archived (archived_at set), stored apart for the lists: every list filters on it by equality, in
+   * both directions, first in its index after the list's own equalities (project.model.ts). Never answered.
+   */
+  archived: { type: Boolean, default: false },
 } as const satisfies StoredFields;
 
 /** Stored for the service's own use, never answered: the name's unique key, its folded form, change_seq (above). */
-export const PROJECT_STORAGE_ONLY = ["name_key", "name_folded", "change_seq"] as const;
+export const PROJECT_STORAGE_ONLY = ["name_key", "name_folded", "change_seq", "archived"] as const;
 export type ProjectStorageOnly = (typeof PROJECT_STORAGE_ONLY)[number];
 
 export type ProjectDoc = DocOf<typeof PROJECT_FIELDS>;

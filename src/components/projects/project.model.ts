@@ -16,24 +16,30 @@ projectSchema.path("name_folded").default(function (this: { project_name?: unkno
 
 projectSchema.index({ project_id: 1 }, { unique: true });
 projectSchema.index({ company_id: 1, name_key: 1 }, { unique: true });
-// Filters of the project list, each ending with the sort key so pages are served in index order.
-projectSchema.index({ company_id: 1, project_id: 1 });
-projectSchema.index({ teacher_id: 1, project_id: 1 });
-projectSchema.index({ project_status: 1, project_id: 1 });
+// Every list leaves archived projects out unless its where asks for them (`archived` false, or true): an equality on
+// `archived`, so each list index has it right after the list's own equality fields, then the sort key. A page in any
+// order, of archived projects or not, is then one index range cut to the page, on MongoDB and on the embedded FerretDB.
+// The lists by id, and the filters of the project list, each ending with the sort key.
+projectSchema.index({ archived: 1, project_id: 1 });
+projectSchema.index({ company_id: 1, archived: 1, project_id: 1 });
+projectSchema.index({ teacher_id: 1, archived: 1, project_id: 1 });
+projectSchema.index({ project_status: 1, archived: 1, project_id: 1 });
 // Row rules (ACCESS_POLICY, project.access.ts) may name created_by (a caller's own projects): the same shape serves them.
-projectSchema.index({ created_by: 1, project_id: 1 });
+projectSchema.index({ created_by: 1, archived: 1, project_id: 1 });
 // The orders of lists (ProjectOrder, project.where.ts): each sorted field then project_id, so a page in any order,
 // and a range of its field (a where on it, a cursor's position), is one index range cut to the page. Both directions
 // walk the same index.
-projectSchema.index({ name_folded: 1, project_id: 1 });
-projectSchema.index({ start_date: 1, project_id: 1 });
-projectSchema.index({ end_date: 1, project_id: 1 });
-projectSchema.index({ created_at: 1, project_id: 1 });
-projectSchema.index({ updated_at: 1, project_id: 1 });
+projectSchema.index({ archived: 1, name_folded: 1, project_id: 1 });
+projectSchema.index({ archived: 1, project_status: 1, project_id: 1 });
+projectSchema.index({ archived: 1, company_id: 1, project_id: 1 });
+projectSchema.index({ archived: 1, start_date: 1, project_id: 1 });
+projectSchema.index({ archived: 1, end_date: 1, project_id: 1 });
+projectSchema.index({ archived: 1, created_at: 1, project_id: 1 });
+projectSchema.index({ archived: 1, updated_at: 1, project_id: 1 });
 // A board's column: a company's projects by deadline (and a row rule by company_ids, merged per company).
-projectSchema.index({ company_id: 1, end_date: 1, project_id: 1 });
+projectSchema.index({ company_id: 1, archived: 1, end_date: 1, project_id: 1 });
 // A teacher's projects by deadline (Teacher.projects and projectsConnection ordered by END_DATE).
-projectSchema.index({ teacher_id: 1, end_date: 1, project_id: 1 });
+projectSchema.index({ teacher_id: 1, archived: 1, end_date: 1, project_id: 1 });
 
 export type ProjectModel = Model<ProjectDoc>;
 
@@ -51,7 +57,7 @@ export function createProjectModel(connection: Connection): ProjectModel {
 }
 
 /** The fields a change may set; a revision stores their new values, so applying it twice gives the same state. */
-export type ProjectChangeSet = Partial<Pick<ProjectDoc, "teacher_id" | "project_status" | "archived_at">>;
+export type ProjectChangeSet = Partial<Pick<ProjectDoc, "teacher_id" | "project_status" | "archived_at" | "archived">>;
 
 /**
  * One revision of a project as versions before the change log stored it (`project_revisions`). No longer written:

@@ -86,6 +86,7 @@ export function stateOf({
   name_key: _nameKey,
   name_folded: _folded,
   change_seq: _seq,
+  archived: _archived,
   ...state
 }: ProjectDoc): ProjectState {
   return state;

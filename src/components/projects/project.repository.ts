@@ -53,7 +53,8 @@ export type SetByRepository =
   | "created_at"
   | "updated_at"
   | "change_seq"
-  | "archived_at";
+  | "archived_at"
+  | "archived";
 
 true satisfies HasFields<
   ProjectDoc,
@@ -218,7 +219,9 @@ export class ProjectRepository {
       const old = stateOf(before);
       // `$inc` counts from 0 on a document stored without a revision (only written behind the service's back: opening
       // the database gives every project one), so the record says what the document now holds.
-      const next = { ...old, ...request.set, revision: (old.revision ?? 0) + 1, updated_at: at };
+      // The state the log keeps holds no storage-only field (archived follows archived_at).
+      const { archived: _archived, ...visible } = request.set;
+      const next = { ...old, ...visible, revision: (old.revision ?? 0) + 1, updated_at: at };
       const seq = await this.log.position(session);
       await this.log.append(changeEntry(request.operation, request.actor, old, next, seq), session);
       return { status: "changed", project: toProjectRecord(next), seq };

@@ -195,7 +195,7 @@ export class ProjectService {
     const outcome = await this.change(project_id, access, {
       operation: "archiveProject",
       actor,
-      set: { archived_at: new Date().toISOString() },
+      set: { archived_at: new Date().toISOString(), archived: true },
       when: {},
       // Not archived and still not matched: nothing (the archived case is answered for every change, in change()).
       explain: (current) => void this.guard.one(current),
@@ -209,7 +209,7 @@ export class ProjectService {
     const outcome = await this.change(project_id, access, {
       operation: "unarchiveProject",
       actor,
-      set: { archived_at: null },
+      set: { archived_at: null, archived: false },
       when: { archived_at: { $ne: null } },
       explain: (current) => {
         this.guard.one(current);
@@ -499,10 +499,27 @@ function listQueryOf(
   options: ListOptions,
 ): { query: StoredFilter | null; order: ListOrder<ProjectRecord> } {
   const equal = queryOf(filter);
-  const conditions = whereFilter(PROJECT_WHERE_FIELDS, options.where);
+  const { where, archived } = archivedOf(options.where);
+  const conditions = allOf(whereFilter(PROJECT_WHERE_FIELDS, where), archived);
   const order = listOrder(PROJECT_ORDERS, options.orderBy);
   const readable = readableOf(equal, options.access);
   return { query: readable && allOf(readable as StoredFilter, conditions), order };
+}
+
+/**
+ * A list's where without its top-level `archived`, and the condition that takes its place: archived projects only
+ * when it is true, else those not archived (absent or false), so an archived project leaves every list and count
+ * unless the where asks for it. `archived` inside and/or/not is no field of a comparison (BAD_REQUEST, UNKNOWN_FIELD).
+ */
+function archivedOf(where: WhereInput | null | undefined): {
+  where: WhereInput | null | undefined;
+  archived: StoredFilter;
+} {
+  const { archived, ...rest } = (where ?? {}) as { archived?: boolean | null };
+  return {
+    where: where == null ? where : rest,
+    archived: { archived: archived === true },
+  };
 }
 
 /** The fields a keyset page reads: `fields` with those its order's cursors are made of (all when undefined). */

@@ -28,6 +28,7 @@ const StoredProjectFields = z.strictObject({
   change_seq: storedId(SAFE_INT_MAX).nullish(),
   // Absent on projects stored before archiving existed: not archived.
   archived_at: z.iso.datetime({ error: "must be an ISO 8601 time in UTC" }).nullish(),
+  archived: z.boolean({ error: "must be true or false" }).optional(),
 });
 
 /** A stored project: the rules of storedRules, and name_key and name_folded derived from project_name. */

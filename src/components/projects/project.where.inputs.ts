@@ -27,6 +27,13 @@ const entries = `1 to ${WHERE_MAX_ENTRIES} entries; and, or and not nest at most
     "Which projects a list holds: every field given holds (and); {} matches every project. Beside filter, both must match",
 })
 export class ProjectWhere {
+  @Field(() => Boolean, {
+    nullable: true,
+    description:
+      "Absent or false: projects not archived (every list's default); true: archived ones only. Only at the where's top level",
+  })
+  archived?: boolean | null;
+
   @Field(() => IntComparison, { nullable: true, description: "The project's project_id" })
   project_id?: IntComparison | null;
   @Field(() => IntComparison, { nullable: true, description: "The company's id" })
