@@ -79,6 +79,40 @@ describe("deleting a teacher", () => {
     expect(again.data?.deleteTeacher).toMatchObject({ success: false, code: "NOT_FOUND" });
   });
 
+  it("when assignments of a teacher race its deletion, then no project is left with a teacher that is gone", async () => {
+    for (let round = 0; round < 3; round++) {
+      const teacher = await createTeacher(t);
+      const projects = await Promise.all(Array.from({ length: 8 }, () => createProject(t)));
+      const assign = (projectId: number) =>
+        gql(
+          t,
+          "mutation ($p: Int!, $t: Int!) { assignTeacher(projectId: $p, input: { new_teacher_id: $t }) { success code } }",
+          { p: projectId, t: teacher.teacher_id },
+        );
+
+      const [deleted, ...assigned] = await Promise.all([
+        gql(t, DELETE_TEACHER, { id: teacher.teacher_id }),
+        ...projects.map((p) => assign(p.project_id)),
+      ]);
+
+      const stillThere = await t.db.models.Teacher.countDocuments({ teacher_id: teacher.teacher_id });
+      const theirs = await t.db.models.Project.countDocuments({ teacher_id: teacher.teacher_id });
+      const succeeded = assigned.filter((a) => a.data?.assignTeacher.success).length;
+      expect(theirs).toBe(succeeded);
+      if (deleted.data?.deleteTeacher.success) {
+        // Deleted: every assignment came after it (NOT_FOUND), none before it.
+        expect(stillThere).toBe(0);
+        expect(theirs).toBe(0);
+        for (const a of assigned) expect(a.data?.assignTeacher.code).toBe("NOT_FOUND");
+      } else {
+        // Refused: an assignment committed first.
+        expect(deleted.data?.deleteTeacher).toMatchObject({ code: "CONFLICT", errors: [{ reason: "IN_USE" }] });
+        expect(stillThere).toBe(1);
+        expect(theirs).toBeGreaterThan(0);
+      }
+    }
+  });
+
   it("when REST deletes a teacher, then it answers the envelope: 409 while in use, 200 with the global id, then 404; a teacher role is 403", async () => {
     const teacher = await createTeacher(t);
     const project = await createProject(t);

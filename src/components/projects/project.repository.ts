@@ -95,6 +95,11 @@ export interface ChangeRequest {
    * the rule's error, or returns when there is nothing to do.
    */
   explain(current: ProjectRecord): void;
+  /**
+   * Runs in the change's transaction once its conditional update applied, before its log entry: what must hold of
+   * other records when it commits (the teacher an assignment names still exists); throwing ends the change.
+   */
+  within?(session: ClientSession): Promise<void>;
 }
 
 /** Attempts of one creation: each failed one found its id taken by a project stored behind the service's back. */
@@ -216,6 +221,7 @@ export class ProjectRepository {
         request.explain(toProjectRecord(current));
         return { status: "unchanged", project: toProjectRecord(current) };
       }
+      await request.within?.(session);
       const old = stateOf(before);
       // `$inc` counts from 0 on a document stored without a revision (only written behind the service's back: opening
       // the database gives every project one), so the record says what the document now holds.

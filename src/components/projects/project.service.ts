@@ -135,12 +135,10 @@ export class ProjectService {
       new_teacher_id: teacher_id,
       expected_revision,
     } = validate(AssignTeacherRequest, { projectId, ...input });
-    if (!(await this.teachers.exists(teacher_id))) {
-      // A missing project is reported first, as before: look it up only on this error path.
-      if (!(await this.readable(project_id, access))) throw missing(project_id);
-      throw notFound(`teacher ${teacher_id} (new_teacher_id) does not exist`, "new_teacher_id");
-    }
     const outcome = await this.change(project_id, access, {
+      // The teacher must exist when the assignment commits: the transaction writes it (TeacherService.holdFor), so a
+      // deleteTeacher at the same moment conflicts with it and one of the two waits or is tried again after the other.
+      within: (session) => this.teachers.holdFor(teacher_id, session),
       operation: "assignTeacher",
       actor,
       set: { teacher_id },

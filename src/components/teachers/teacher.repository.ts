@@ -105,6 +105,19 @@ export class TeacherRepository {
     return doc ? (fields ? toSelectedTeacherRecord(fields) : toTeacherRecord)(doc) : null;
   }
 
+  /** Writes the teacher's updated_at in `session`'s transaction; false when no teacher has that id. */
+  async touch(teacher_id: number, session: ClientSession): Promise<boolean> {
+    const doc = await this.teachers
+      .findOneAndUpdate(
+        { _id: idKey(teacher_id) },
+        { $set: { updated_at: new Date() } },
+        { session, timestamps: false },
+      )
+      .select({ _id: 1 })
+      .lean();
+    return doc !== null;
+  }
+
   async exists(teacher_id: number): Promise<boolean> {
     return (await this.teachers.exists({ _id: idKey(teacher_id) })) !== null;
   }

@@ -134,6 +134,17 @@ export class TeacherService {
     return this.guard.oneOrNull(await this.teachers.get(teacher_id));
   }
 
+  /**
+   * In `session`'s transaction: the teacher exists and stays until it commits (a write of the teacher's updated_at,
+   * which the API does not answer: deleteTeacher's delete of the same document then conflicts with it). NOT_FOUND
+   * naming new_teacher_id when there is none.
+   */
+  async holdFor(teacherId: number, session: ClientSession): Promise<void> {
+    if (!(await this.teachers.touch(teacherId, session))) {
+      throw notFound(`teacher ${teacherId} (new_teacher_id) does not exist`, "new_teacher_id");
+    }
+  }
+
   async exists(teacherId: number): Promise<boolean> {
     return this.teachers.exists(teacherId);
   }
