@@ -1,7 +1,7 @@
 // What each operation costs in database commands on its success path, read from outside as the contract says
 // (GET /metrics, db_command_duration_seconds_count): a project by id 1; each change is one transaction, its commit
 // counted: updateProjectStatus 4 (the conditional update, the position, the entry, the commit), assignTeacher 5 (the
-// teacher's existence too), createProject 5 (its id, the project, the position, the entry, the commit).
+// teacher held in the transaction too), createProject 5 (its id, the project, the position, the entry, the commit).
 // docs/performance.md has the table.
 import { openDatabase } from "../../src/persistence";
 import { startTestApp, type TestApp } from "../helpers/app";
