@@ -113,6 +113,44 @@ describe("webhooks: what a receiver gets", () => {
     });
   });
 
+  it("when a project is archived, unarchived and deleted, then the receiver gets those events in order, the deletion with the project as it was", async () => {
+    const r = await receiver();
+    const secret = newSecret();
+    const t = await appWith([
+      { id: "life", url: r.url, secret, events: ["project.archived", "project.unarchived", "project.deleted"] },
+    ]);
+    const project = await createProject(t, { company_id: 4 });
+    const mutate = async (name: string) => {
+      const res = await t.http<{ data: Record<string, { success: boolean }> }>("POST", "/graphql", {
+        body: {
+          query: `mutation ($id: Int!) { ${name}(projectId: $id) { success } }`,
+          variables: { id: project.project_id },
+        },
+        headers: ADMIN,
+      });
+      expect(res.body.data[name].success).toBe(true);
+    };
+    await mutate("archiveProject");
+    await mutate("unarchiveProject");
+    await mutate("deleteProject");
+
+    const requests = await r.waitFor(3);
+    const bodies = requests.map((request) => verified(secret, request));
+    expect(bodies.map((b) => [b.type, b.data.change.revision, b.data.change.operation])).toEqual([
+      ["project.archived", 2, "archiveProject"],
+      ["project.unarchived", 3, "unarchiveProject"],
+      ["project.deleted", 4, "deleteProject"],
+    ]);
+    expect(bodies[0].data.project).toMatchObject({ project_id: project.project_id });
+    expect(bodies[0].data.project.archived_at).toEqual(expect.any(String));
+    expect(bodies[2].data.project).toMatchObject({
+      project_id: project.project_id,
+      project_name: project.project_name,
+      company_id: 4,
+      archived_at: null,
+    });
+  });
+
   it("when endpoints select by events and by where, then each gets only the changes it selected, the project as of the change", async () => {
     const statuses = await receiver();
     const company7 = await receiver();
