@@ -12,8 +12,15 @@
 // instance alone, then through all N at once (16 connections each), and prints the changes a second of each, their
 // ratio, p99 and the share of answers that were not successes (every change should succeed). BENCH_BEFORE_DIR is
 // not needed there.
+//
+// BENCH_WEBHOOKS=N (with BENCH_BEFORE_DIR): the "after" service delivers every change to N webhook endpoints, each a
+// receiver on 127.0.0.1 answering 200 (the cost of webhooks for the writes; BENCH_BEFORE_DIR may name this same tree
+// then, for the same build without webhooks).
 import type { ChildProcess } from "node:child_process";
+import crypto from "node:crypto";
 import fs from "node:fs";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { z } from "zod";
@@ -23,6 +30,7 @@ import { startServiceProcess } from "./service-process";
 const ENV = parseEnv(
   z.object({
     BENCH_BEFORE_DIR: z.string().optional(),
+    BENCH_WEBHOOKS: wholeNumber(0, 0, 10),
     BENCH_SECONDS: wholeNumber(8, 1, 600),
     BENCH_ROUNDS: wholeNumber(3, 1, 100),
   }),
@@ -41,9 +49,47 @@ interface Service {
   dataDir: string;
 }
 
-async function startService(name: string, root: string, port: number): Promise<Service> {
+async function startService(
+  name: string,
+  root: string,
+  port: number,
+  env: Record<string, string> = {},
+): Promise<Service> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `bench-writes-${name}-`));
-  return { name, dataDir, ...(await startServiceProcess(name, root, port, dataDir)) };
+  return { name, dataDir, ...(await startServiceProcess(name, root, port, dataDir, 300_000, env)) };
+}
+
+/** `count` receivers on 127.0.0.1 answering 200, and a WEBHOOKS file naming them; counts what they received. */
+async function webhookEndpoints(count: number): Promise<{ file: string; received: () => number; close(): void }> {
+  let received = 0;
+  const servers = await Promise.all(
+    Array.from({ length: count }, async () => {
+      const server = http.createServer((request, response) => {
+        request.resume();
+        request.on("end", () => {
+          received++;
+          response.writeHead(200).end();
+        });
+      });
+      await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+      return server;
+    }),
+  );
+  const endpoints = servers.map((server, i) => ({
+    id: `bench-${i + 1}`,
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
+    secret: `whsec_${crypto.randomBytes(32).toString("base64")}`,
+  }));
+  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "bench-webhooks-")), "webhooks.json");
+  fs.writeFileSync(file, JSON.stringify({ endpoints }));
+  return {
+    file,
+    received: () => received,
+    close: () => {
+      for (const server of servers) server.close();
+      fs.rmSync(path.dirname(file), { recursive: true, force: true });
+    },
+  };
 }
 
 const HEADERS = { "content-type": "application/json", "x-user-role": "admin" };
@@ -228,9 +274,15 @@ async function main(): Promise<void> {
   }
   if (!ENV.BENCH_BEFORE_DIR) throw new Error("BENCH_BEFORE_DIR must name a built tree (or run with --instances N)");
   const loadBefore = os.loadavg();
+  const hooks = ENV.BENCH_WEBHOOKS > 0 ? await webhookEndpoints(ENV.BENCH_WEBHOOKS) : undefined;
   const services = [
     await startService("before", path.resolve(ENV.BENCH_BEFORE_DIR), 4610),
-    await startService("after", path.resolve(__dirname, "..", ".."), 4611),
+    await startService(
+      hooks ? `after, ${ENV.BENCH_WEBHOOKS} webhooks` : "after",
+      path.resolve(__dirname, "..", ".."),
+      4611,
+      hooks ? { WEBHOOKS: hooks.file, WEBHOOKS_ALLOW_PRIVATE: "true" } : {},
+    ),
   ];
   try {
     for (const service of services) await seed(service);
@@ -267,6 +319,8 @@ async function main(): Promise<void> {
       await new Promise((resolve) => service.process.once("exit", resolve));
       fs.rmSync(service.dataDir, { recursive: true, force: true });
     }
+    if (hooks) console.log(`webhook deliveries received: ${hooks.received()}`);
+    hooks?.close();
   }
 }
 
