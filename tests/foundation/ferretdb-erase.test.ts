@@ -8,16 +8,7 @@ import os from "node:os";
 import path from "node:path";
 import { MongoClient } from "mongodb";
 import { startFerretDb, type FerretDbOptions } from "../../src/db/ferretdb";
-
-/** Every file under dir whose bytes contain text (UTF-8). */
-function filesHolding(dir: string, text: string): string[] {
-  const needle = Buffer.from(text, "utf8");
-  return fs
-    .readdirSync(dir, { recursive: true, withFileTypes: true })
-    .filter((entry) => entry.isFile())
-    .map((entry) => path.join(entry.parentPath, entry.name))
-    .filter((file) => fs.readFileSync(file).includes(needle));
-}
+import { filesHolding } from "../helpers/files";
 
 /** Stores documents, one of them holding `secret` in an indexed and a plain field, deletes it, compacts. */
 async function deleteAndCompact(options: FerretDbOptions): Promise<{ dir: string; before: string[]; after: string[] }> {

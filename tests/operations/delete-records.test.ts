@@ -12,6 +12,7 @@ import { dumpDatabase } from "../../src/backup/backup";
 import { startTestApp, type TestApp } from "../helpers/app";
 import { testDbName, dropTestDatabase, openTestDatabase } from "../helpers/database";
 import { ADMIN, createProject, createTeacher, TEACHER } from "./support";
+import { filesHolding } from "../helpers/files";
 
 const gql = async (t: TestApp, query: string, variables: Record<string, unknown>, headers = ADMIN) => {
   const res = await t.http<{ data?: Record<string, Record<string, unknown>>; errors?: unknown[] }>("POST", "/graphql", {
@@ -26,16 +27,6 @@ const DELETE_TEACHER =
 const DELETE_STUDENT =
   "mutation ($id: SafeInt!) { deleteStudent(studentId: $id) { success code message errors { reason } data { id } } }";
 const globalId = (type: string, id: number) => Buffer.from(`${type}:${id}`).toString("base64url");
-
-/** Every file under dir whose bytes contain text. */
-function filesHolding(dir: string, text: string): string[] {
-  const needle = Buffer.from(text, "utf8");
-  return fs
-    .readdirSync(dir, { recursive: true, withFileTypes: true })
-    .filter((entry) => entry.isFile())
-    .map((entry) => path.join(entry.parentPath, entry.name))
-    .filter((file) => fs.readFileSync(file).includes(needle));
-}
 
 describe("deleting a teacher", () => {
   let t: TestApp;

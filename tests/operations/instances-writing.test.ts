@@ -4,15 +4,12 @@
 // 1, 2, 3 … with no gap. A change that truly cannot get its turn (the queue of waiting writes over its bound) is shed
 // with 503 and Retry-After (REST's envelope; GraphQL's error with extensions.code SERVICE_UNAVAILABLE), counted in
 // GET /metrics, and nothing of it is stored.
-import { spawn, type ChildProcess } from "node:child_process";
-import path from "node:path";
-import readline from "node:readline";
 import { CreateProjectDocument } from "../generated/graphql";
 import { startTestApp } from "../helpers/app";
+import { startServiceProcess, type ServiceProcess } from "../helpers/service-process";
 import { dropTestDatabase, openTestDatabase, testDbName, testMongoUri } from "../helpers/database";
 import { projectInput, STUDENT, studentInput } from "./support";
 
-const REPO = path.resolve(__dirname, "../..");
 /** Concurrent changes sent to each instance at once, of each kind (bounded for CI's time). */
 const PER_INSTANCE = 25;
 /**
@@ -21,48 +18,9 @@ const PER_INSTANCE = 25;
  */
 const BUDGET_MS = "20000";
 
-interface Instance {
-  child: ChildProcess;
-  url: string;
-}
-
-/** Starts the service process on the database `uri`; resolves once it printed its Ready line. */
-async function startInstance(uri: string): Promise<Instance> {
-  const env = Object.fromEntries(
-    Object.entries(process.env).filter(([name]) => !/^(PORT|MONGODB_URI|DATA_DIR|TEST_.*)$/.test(name)),
-  );
-  const child = spawn(process.execPath, [path.join(REPO, "dist/src/index.js")], {
-    cwd: REPO,
-    env: {
-      ...env,
-      PORT: "0",
-      MONGODB_URI: uri,
-      RATE_LIMIT_PER_MINUTE: "0",
-      LOG_LEVEL: "info",
-      DB_TIMEOUT_MS: BUDGET_MS,
-    },
-    stdio: ["ignore", "pipe", "inherit"],
-  });
-  const url = await new Promise<string>((resolve, reject) => {
-    const lines: string[] = [];
-    readline.createInterface({ input: child.stdout! }).on("line", (line) => {
-      lines.push(line);
-      const ready = /"msg":"Ready: (http:\/\/[^/]+)\/graphql/.exec(line);
-      if (ready) resolve(ready[1]);
-      // An internal error is what the contract rules out here: fail loudly with its line.
-      if (line.includes('"level":50')) process.stderr.write(`instance error: ${line}\n`);
-    });
-    child.once("exit", (code) => reject(new Error(`instance exited with ${code}: ${lines.join("\n")}`)));
-  });
-  return { child, url };
-}
-
-async function stop(instance: Instance): Promise<void> {
-  if (instance.child.exitCode !== null) return;
-  const exited = new Promise((resolve) => instance.child.once("exit", resolve));
-  instance.child.kill("SIGTERM");
-  await exited;
-}
+/** An instance of the service on the database `uri`, as a real process. */
+const startInstance = (uri: string) =>
+  startServiceProcess({ MONGODB_URI: uri, LOG_LEVEL: "info", DB_TIMEOUT_MS: BUDGET_MS });
 
 const HEADERS = { "content-type": "application/json", "x-user-role": "admin", "x-user-id": "a-1" };
 
@@ -76,7 +34,7 @@ const tally = (statuses: number[]) =>
 
 describe.each([2, 3])("%i service instances writing at once on one database", (count) => {
   const dbName = testDbName();
-  let instances: Instance[] = [];
+  let instances: ServiceProcess[] = [];
   beforeAll(async () => {
     const uri = `${testMongoUri().replace(/\/$/, "")}/${dbName}`;
     // The first creates the database's collections and indexes; the others open it as it is.
@@ -84,7 +42,7 @@ describe.each([2, 3])("%i service instances writing at once on one database", (c
     instances.push(...(await Promise.all(Array.from({ length: count - 1 }, () => startInstance(uri)))));
   }, 120_000);
   afterAll(async () => {
-    await Promise.all(instances.map(stop));
+    await Promise.all(instances.map((instance) => instance.stop()));
     const db = await openTestDatabase(dbName);
     await dropTestDatabase(db);
   });
