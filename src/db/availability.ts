@@ -44,10 +44,15 @@ export function followAvailability(client: object, availability: Availability): 
   byClient.set(client, availability);
 }
 
+/** The error of an operation while the database is known to be down for `reason`. */
+export function unavailable(reason: string): DatabaseUnavailableError {
+  return new DatabaseUnavailableError(`the database is unavailable: ${reason}`);
+}
+
 /** Throws DatabaseUnavailableError while the database of this driver client is known to be down. */
 export function assertAvailable(client: object | undefined): void {
   const reason = client && byClient.get(client)?.down;
-  if (reason) throw new DatabaseUnavailableError(`the database is unavailable: ${reason}`);
+  if (reason) throw unavailable(reason);
 }
 
 function clientOf(model: { db?: { getClient?: () => object } } | undefined): object | undefined {

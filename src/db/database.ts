@@ -9,7 +9,7 @@ import { WriteTurns } from "./write-turns";
 import type { Progress } from "./embedded-server";
 import { commandTimingPlugin, reportCommandTiming } from "./command-timing";
 import { CoalescedReads } from "./coalesced-reads";
-import { Availability, availabilityPlugin, DatabaseUnavailableError, followAvailability } from "./availability";
+import { Availability, availabilityPlugin, followAvailability, unavailable } from "./availability";
 import { unadvertisedAddressWarning } from "./advertised-hosts";
 
 /** The database the service uses when MONGODB_URI names none (always, on the embedded database). */
@@ -177,9 +177,7 @@ export async function connectDatabase<M extends object>(
     options.writesWaitingAtMost,
   );
   // While the database is known to be down, writes waiting for their turn fail at once, as new operations do.
-  availability.onDown((reason) =>
-    writes.failWaiting(new DatabaseUnavailableError(`the database is unavailable: ${reason}`)),
-  );
+  availability.onDown((reason) => writes.failWaiting(unavailable(reason)));
   const db: Database<M> = {
     connection,
     models,

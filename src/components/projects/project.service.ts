@@ -227,11 +227,7 @@ export class ProjectService {
     access: ProjectAccess = UNRESTRICTED,
   ): Promise<DeletedRecord> {
     const { projectId: project_id } = validate(ProjectIdArg, { projectId });
-    if (!access.change) {
-      if (!(await this.readable(project_id, access))) throw missing(project_id);
-      throw outsideChangeRule(project_id);
-    }
-    const outcome = await this.projects.delete(project_id, actor, access.change);
+    const outcome = await this.projects.delete(project_id, actor, await this.changeRule(project_id, access));
     if (outcome.status === "missing") throw missing(project_id);
     if (outcome.status === "refused") {
       throw meets(outcome.project, access.read) ? outsideChangeRule(project_id) : missing(project_id);
@@ -445,6 +441,16 @@ export class ProjectService {
     return lists.map((projects) => this.guard.keep(projects, options.fields));
   }
 
+  /**
+   * The caller's change rule, for a change of the project; a caller whose rules let it change nothing is refused as
+   * the project would answer it: NOT_FOUND when it may not read it either, else FORBIDDEN.
+   */
+  private async changeRule(project_id: number, access: ProjectAccess): Promise<ProjectQuery> {
+    if (access.change) return access.change;
+    if (!(await this.readable(project_id, access))) throw missing(project_id);
+    throw outsideChangeRule(project_id);
+  }
+
   /** Whether the caller may read the project (it exists and its read rule holds). */
   private async readable(project_id: number, access: ProjectAccess): Promise<boolean> {
     return access.read !== null && (await this.projects.get(project_id, undefined, access.read)) !== null;
@@ -457,19 +463,16 @@ export class ProjectService {
    * outside the change rule it is FORBIDDEN, else the operation's own explanation.
    */
   private async change(project_id: number, access: ProjectAccess, request: Omit<ChangeRequest, "allowed">) {
-    if (!access.change) {
-      if (!(await this.readable(project_id, access))) throw missing(project_id);
-      throw outsideChangeRule(project_id);
-    }
+    const allowed = await this.changeRule(project_id, access);
     // Only unarchiving changes an archived project.
     const unarchiving = request.operation === "unarchiveProject";
     return this.projects.change(project_id, {
       ...request,
       when: unarchiving ? request.when : { ...request.when, archived_at: null },
-      allowed: access.change,
+      allowed,
       explain: (current) => {
         if (!meets(current, access.read)) throw missing(project_id);
-        if (!meets(current, access.change)) throw outsideChangeRule(project_id);
+        if (!meets(current, allowed)) throw outsideChangeRule(project_id);
         if (!unarchiving && current.archived_at != null) throw archived(project_id);
         return request.explain(current);
       },
