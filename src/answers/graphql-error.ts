@@ -1,7 +1,7 @@
 // The GraphQL error: the body answered on /graphql when a request fails before Apollo runs it
 // ({errors: [{message, extensions: {code, reason, field}}]}), and Apollo's formatError for errors of queries and of
 // documents. `reason` and `field` are the first problem's, as a payload's FieldError gives them.
-import type { ApolloServerPlugin } from "@apollo/server";
+import type { ApolloServerPlugin, GraphQLRequestContextWillSendResponse } from "@apollo/server";
 import { unwrapResolverError } from "@apollo/server/errors";
 import type { FastifyBaseLogger } from "fastify";
 import { GraphQLError, type GraphQLFormattedError } from "graphql";
@@ -76,24 +76,20 @@ export function formatGraphqlError(
  * the database in time) with HTTP 503 and its Retry-After, as REST answers it; other errors keep Apollo's status.
  */
 export function shedRequestStatusPlugin<C extends object>(): ApolloServerPlugin<C> {
-  return {
-    async requestDidStart() {
+  // One listener for every request, no state of its own: a request's errors are on its context when it answers.
+  const listener = {
+    async willSendResponse({ errors, response }: GraphQLRequestContextWillSendResponse<C>) {
       let retryAfterSeconds: number | undefined;
-      return {
-        async didEncounterErrors({ errors }) {
-          for (const error of errors) {
-            const original = unwrapResolverError(error);
-            if (original instanceof DomainError && original.code === ErrorCode.SERVICE_UNAVAILABLE) {
-              retryAfterSeconds = Math.max(retryAfterSeconds ?? 0, original.retryAfterSeconds ?? 1);
-            }
-          }
-        },
-        async willSendResponse({ response }) {
-          if (retryAfterSeconds === undefined) return;
-          response.http.status = 503;
-          response.http.headers.set("retry-after", String(retryAfterSeconds));
-        },
-      };
+      for (const error of errors ?? []) {
+        const original = unwrapResolverError(error);
+        if (original instanceof DomainError && original.code === ErrorCode.SERVICE_UNAVAILABLE) {
+          retryAfterSeconds = Math.max(retryAfterSeconds ?? 0, original.retryAfterSeconds ?? 1);
+        }
+      }
+      if (retryAfterSeconds === undefined) return;
+      response.http.status = 503;
+      response.http.headers.set("retry-after", String(retryAfterSeconds));
     },
   };
+  return { requestDidStart: async () => listener };
 }
